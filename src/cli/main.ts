@@ -1,0 +1,114 @@
+/**
+ * The command tree: `pflow <command> …`. Each command group lives in its own file; this file only
+ * routes, wires the real IO (stdout, stderr, stdin, signals) and turns errors into exit codes.
+ */
+import { pflowHome } from "../core/paths.ts";
+import { type CliIO, type Command, EXIT_USAGE, reportError } from "./io.ts";
+import { runCommand } from "./run_cmd.ts";
+import { validateCommand } from "./validate_cmd.ts";
+import { command as workflowCommand } from "./workflow_cmd.ts";
+import { command as registryCommand } from "./registry_cmd.ts";
+import { command as settingsCommand } from "./settings_cmd.ts";
+import { command as readFieldsCommand } from "./read_fields_cmd.ts";
+import { command as mcpCommand } from "./mcp_cmd.ts";
+import { command as serveCommand } from "./serve_cmd.ts";
+import { command as doctorCommand } from "./doctor_cmd.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+
+export const VERSION: string = denoJson.version;
+
+const HELP = `pflow ${VERSION} — workflows for AI agents
+
+Usage:
+  pflow run FILE|NAME [key=value…] [--json] [--resume[=TRACE]]   run a workflow
+  pflow FILE [key=value…]                     same as run
+  pflow validate FILE [--json]                check a workflow without running it
+  pflow workflow list|describe|save|delete|history   the saved-workflow library
+  pflow registry list|describe|search|run     node types (built-in and MCP)
+  pflow read-fields ID PATH…                  values from a cached node run
+  pflow settings show|set-env|unset-env|list-env
+  pflow mcp add|list|remove|sync|tools|info   MCP servers whose tools become nodes
+  pflow mcp serve [--profile P]               serve pflow to agents over MCP (stdio)
+  pflow sync                                  same as mcp sync --all
+  pflow doctor [--json]                       what pflow can do here, and what is broken
+
+Options: --verbose (stack traces, server stderr), --version, --help
+Files live under PFLOW_HOME (now: ${"${PFLOW_HOME}"}).`;
+
+const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  validate: validateCommand,
+  workflow: workflowCommand,
+  registry: registryCommand,
+  "read-fields": readFieldsCommand,
+  settings: settingsCommand,
+  mcp: (args, io) => args[0] === "serve" ? serveCommand(args.slice(1), io) : mcpCommand(args, io),
+  serve: (args, io) =>
+    args[0] === "mcp" ? serveCommand(args.slice(1), io) : serveCommand(args, io),
+  sync: (args, io) => mcpCommand(["sync", "--all", ...args], io),
+  doctor: doctorCommand,
+};
+
+/** Looks like a workflow file rather than a command: `pflow ./x.pflow.md a=1`. */
+function isWorkflowPath(arg: string): boolean {
+  return /\.(pflow\.md|md|json)$/.test(arg) || arg.includes("/");
+}
+
+export function realIO(verbose: boolean, signal: AbortSignal): CliIO {
+  const enc = new TextEncoder();
+  return {
+    stdout: (text) => Deno.stdout.writeSync(enc.encode(text.endsWith("\n") ? text : text + "\n")),
+    stderr: (text) => Deno.stderr.writeSync(enc.encode(text.endsWith("\n") ? text : text + "\n")),
+    home: pflowHome(),
+    cwd: Deno.cwd(),
+    verbose,
+    signal,
+    readStdin: async () => {
+      if (Deno.stdin.isTerminal()) return undefined;
+      const text = await new Response(Deno.stdin.readable).text();
+      return text.length > 0 ? text : undefined;
+    },
+  };
+}
+
+/** Runs one command line; returns the exit code. */
+export async function main(argv: string[], io?: CliIO): Promise<number> {
+  const verbose = argv.includes("--verbose");
+  const args = argv.filter((a) => a !== "--verbose");
+  const controller = new AbortController();
+  const cli = io ?? realIO(verbose, controller.signal);
+  const [name, ...rest] = args;
+  if (name === "--version" || name === "-V") {
+    cli.stdout(`pflow ${VERSION}`);
+    return 0;
+  }
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    cli.stdout(HELP.replace("${PFLOW_HOME}", cli.home));
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const command = COMMANDS[name] ?? (isWorkflowPath(name) ? runCommand : undefined);
+  if (!command) {
+    cli.stderr(`Error: unknown command '${name}'\n  → Run 'pflow --help' to see the commands`);
+    return EXIT_USAGE;
+  }
+  const commandArgs = command === runCommand && !(name in COMMANDS) ? args : rest;
+  if (io) return await runSafely(command, commandArgs, cli);
+  // Real process: SIGINT/SIGTERM abort the run so sessions close before exit.
+  // The abort reason is the signal's name: commands choose their exit code from it.
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  const listeners = signals.map((s) => [s, () => controller.abort(s)] as const);
+  for (const [s, fn] of listeners) Deno.addSignalListener(s, fn);
+  try {
+    return await runSafely(command, commandArgs, cli);
+  } finally {
+    for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
+  }
+}
+
+async function runSafely(command: Command, args: string[], io: CliIO): Promise<number> {
+  try {
+    return await command(args, io);
+  } catch (err) {
+    return reportError(err, io, args.includes("--json"));
+  }
+}

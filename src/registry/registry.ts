@@ -1,0 +1,66 @@
+/**
+ * The one registry view: built-in node interfaces (from code) merged with the MCP entries of
+ * `registry.json`. Validation, the executor, search and the MCP server all read it.
+ */
+import type { InterfaceLookup, NodeInterface } from "../core/node_interface.ts";
+import type { NodeImpl } from "../nodes/types.ts";
+import { BUILTIN_NODES } from "../nodes/index.ts";
+import { mcpNode } from "../nodes/mcp.ts";
+import { emptyRegistryFile, loadRegistryFile, type RegistryFile } from "./store.ts";
+
+const BUILTINS = new Map<string, NodeImpl>(BUILTIN_NODES.map((n) => [n.interface.type, n]));
+
+export class Registry {
+  readonly file: RegistryFile;
+  /** Verbatim MCP spellings (`mcp-github-create_issue`) → node type (`mcp-github-create-issue`). */
+  readonly #aliases = new Map<string, string>();
+
+  constructor(file: RegistryFile = emptyRegistryFile()) {
+    this.file = file;
+    for (const [type, entry] of Object.entries(file.nodes)) {
+      if (entry.mcp) this.#aliases.set(`mcp-${entry.mcp.server}-${entry.mcp.tool}`, type);
+    }
+  }
+
+  /** Reads `registry.json` under `home` (throws PflowError "parse" when it is corrupt). */
+  static async load(home: string): Promise<Registry> {
+    return new Registry(await loadRegistryFile(home));
+  }
+
+  /** The canonical node type for a spelling, or undefined. */
+  canonical(type: string): string | undefined {
+    if (BUILTINS.has(type) || type in this.file.nodes) return type;
+    return this.#aliases.get(type);
+  }
+
+  get(type: string): NodeInterface | undefined {
+    const builtin = BUILTINS.get(type);
+    if (builtin) return builtin.interface;
+    const canonical = this.canonical(type);
+    return canonical ? this.file.nodes[canonical] : undefined;
+  }
+
+  readonly lookup: InterfaceLookup = (type) => this.get(type);
+
+  /** Every node, built-ins first then MCP, each group sorted by type. */
+  list(opts: { includeHidden?: boolean } = {}): NodeInterface[] {
+    const core = [...BUILTINS.values()].map((n) => n.interface)
+      .filter((i) => opts.includeHidden || !i.hidden)
+      .sort((a, b) => a.type.localeCompare(b.type));
+    const mcp = Object.values(this.file.nodes).sort((a, b) => a.type.localeCompare(b.type));
+    return [...core, ...mcp];
+  }
+
+  /** All type names (for "did you mean"). */
+  types(): string[] {
+    return [...BUILTINS.keys(), ...Object.keys(this.file.nodes)];
+  }
+
+  /** The implementation that runs a node type: the built-in, or the one generic MCP node. */
+  implFor(type: string): NodeImpl | undefined {
+    const builtin = BUILTINS.get(type);
+    if (builtin) return builtin;
+    const entry = this.get(type);
+    return entry?.mcp ? mcpNode : undefined;
+  }
+}

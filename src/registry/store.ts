@@ -1,0 +1,61 @@
+/**
+ * `PFLOW_HOME/registry.json`: MCP virtual node entries and sync metadata (built-in nodes come from
+ * code). Writes are atomic and keep one backup (`registry.json.bak`); a corrupt file is reported
+ * with the backup offered, never silently emptied.
+ */
+import { PflowError } from "../core/errors.ts";
+import { writeFileAtomic } from "../core/atomic.ts";
+import { homePaths } from "../core/paths.ts";
+import type { NodeInterface } from "../core/node_interface.ts";
+
+export interface ServerSyncInfo {
+  synced_at: string;
+  tools: number;
+  /** The last sync's failure, when the last good set was kept. */
+  error?: string;
+}
+
+export interface RegistryFile {
+  version: 1;
+  /** MCP entries by node type (`mcp-<server>-<tool>`). */
+  nodes: Record<string, NodeInterface>;
+  servers: Record<string, ServerSyncInfo>;
+}
+
+export const emptyRegistryFile = (): RegistryFile => ({ version: 1, nodes: {}, servers: {} });
+
+export async function loadRegistryFile(home: string): Promise<RegistryFile> {
+  const path = homePaths(home).registry;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return emptyRegistryFile();
+    throw err;
+  }
+  try {
+    const data = JSON.parse(text) as RegistryFile;
+    if (typeof data !== "object" || data === null || typeof data.nodes !== "object") {
+      throw new Error("missing 'nodes'");
+    }
+    return { version: 1, nodes: data.nodes ?? {}, servers: data.servers ?? {} };
+  } catch (err) {
+    throw new PflowError("parse", `registry.json is corrupt: ${(err as Error).message}`, {
+      suggestion:
+        `Restore the backup (cp ${path}.bak ${path}), or run 'pflow mcp sync --all' after removing it`,
+      details: { path },
+    });
+  }
+}
+
+/** Saves atomically; the previous file becomes `registry.json.bak`. */
+export async function saveRegistryFile(home: string, data: RegistryFile): Promise<void> {
+  const path = homePaths(home).registry;
+  try {
+    const previous = await Deno.readTextFile(path);
+    await writeFileAtomic(`${path}.bak`, previous);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  await writeFileAtomic(path, JSON.stringify(data, null, 1) + "\n");
+}

@@ -1,0 +1,334 @@
+/**
+ * The executor: validate once, resolve inputs, then run nodes along their edges. Each node gets
+ * resolved params and ends with an action; its outputs land in its own namespace of the shared
+ * store, which others read only through templates. A checkpoint is kept as nodes complete and a
+ * trace is written for every run.
+ */
+import { resolve } from "node:path";
+import {
+  type ParsedWorkflow,
+  type WorkflowEdge,
+  type WorkflowIR,
+  WorkflowIRSchema,
+  type WorkflowNode,
+} from "../core/ir.ts";
+import { loadWorkflowFile } from "../core/markdown.ts";
+import { PflowError, toPflowError } from "../core/errors.ts";
+import { loadSettings } from "../core/settings.ts";
+import { Redactor } from "../core/redact.ts";
+import { resolveTemplates, TemplateError } from "../core/template.ts";
+import { type Issue, validateWorkflow } from "../core/validator.ts";
+import type { McpSessions } from "../mcp/types.ts";
+import { createMcpSessions } from "../mcp/sessions.ts";
+import { resolveMcpType } from "../mcp/resolve.ts";
+import type { NodeContext, NodeResult } from "../nodes/types.ts";
+import { Registry } from "../registry/registry.ts";
+import { type Checkpoint, emptyCheckpoint, nodeHash } from "./checkpoint.ts";
+import { resolveInputs } from "./inputs.ts";
+import { writeTrace } from "./trace.ts";
+
+export type RunStatus = "success" | "degraded" | "failed";
+
+export interface NodeRun {
+  id: string;
+  type: string;
+  /** `cached`: skipped on resume because its type and params were unchanged. */
+  status: "success" | "error" | "cached";
+  action: string;
+  duration_ms: number;
+  error?: string;
+}
+
+export interface RunError {
+  code: string;
+  message: string;
+  node?: string;
+  param?: string;
+  line?: number;
+  suggestion?: string;
+  /** For template errors: the variable that did not resolve. */
+  variable?: string;
+  available?: string[];
+}
+
+export interface RunResult {
+  success: boolean;
+  status: RunStatus;
+  outputs: Record<string, unknown>;
+  errors: RunError[];
+  warnings: Issue[];
+  checkpoint: Checkpoint;
+  trace_path?: string;
+  duration_ms: number;
+  nodes: NodeRun[];
+}
+
+/** Turns a workflow reference (name, path, IR) into a parsed workflow, for the workflow node. */
+export type WorkflowResolver = (
+  ref: string | WorkflowIR,
+  cwd: string,
+) => Promise<{ parsed: ParsedWorkflow; name: string }>;
+
+export interface RunOptions {
+  home: string;
+  registry?: Registry;
+  params?: Record<string, unknown>;
+  stdin?: string;
+  cwd?: string;
+  resume?: Checkpoint;
+  signal?: AbortSignal;
+  /** Called as each node finishes (the CLI prints `✓ fetch 0.12s`). */
+  onNode?: (run: NodeRun) => void;
+  /** Names the trace file. */
+  name?: string;
+  /** Settings `env`; loaded from PFLOW_HOME when omitted. */
+  secrets?: Record<string, string>;
+  /** A pool shared with a parent run; otherwise one is made for this run and closed after. */
+  mcp?: McpSessions;
+  writeTrace?: boolean;
+  /** Workflow names from the outermost run down (nested workflows). */
+  stack?: string[];
+  resolveWorkflow?: WorkflowResolver;
+  verbose?: boolean;
+}
+
+const MAX_DEPTH = 10;
+
+export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Promise<RunResult> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const { ir } = parsed;
+  const name = opts.name ?? ir.title ?? "workflow";
+  const secrets = opts.secrets ?? (await loadSettings(opts.home)).env;
+  const redactor = Redactor.fromEnv(secrets);
+  const registry = opts.registry ?? await Registry.load(opts.home);
+  const checkpoint = emptyCheckpoint();
+  const nodes: NodeRun[] = [];
+  const errors: RunError[] = [];
+  const traceNodes: unknown[] = [];
+  let outputs: Record<string, unknown> = {};
+  let inputs: Record<string, unknown> = {};
+  let status: RunStatus = "failed";
+  const ownMcp = !opts.mcp;
+  const nodeLogs: string[] = [];
+  const mcp = opts.mcp ??
+    createMcpSessions({ home: opts.home, secrets, verbose: opts.verbose, onLog: (l) => nodeLogs.push(l) });
+
+  const report = validateWorkflow(parsed, registry.lookup);
+  try {
+    if (!report.valid) {
+      errors.push(...report.errors);
+    } else {
+      inputs = resolveInputs(ir.inputs, opts.params ?? {}, opts.stdin);
+      status = await execute();
+    }
+  } catch (err) {
+    errors.push(errorOf(err));
+    status = "failed";
+  } finally {
+    if (ownMcp) await mcp.closeAll();
+  }
+
+  const result: RunResult = {
+    success: status !== "failed",
+    status,
+    outputs,
+    errors,
+    warnings: report.warnings,
+    checkpoint,
+    duration_ms: Math.round(performance.now() - started),
+    nodes,
+  };
+  if (opts.writeTrace !== false) {
+    result.trace_path = await writeTrace(opts.home, {
+      workflow: name,
+      status,
+      started_at: startedAt,
+      duration_ms: result.duration_ms,
+      inputs,
+      nodes: traceNodes,
+      errors,
+      outputs,
+      checkpoint,
+    }, redactor);
+  }
+  // Nothing leaves a run with a secret in it.
+  return { ...result, outputs: redactor.value(outputs), errors: redactor.value(errors) };
+
+  async function execute(): Promise<RunStatus> {
+    const byId = new Map(ir.nodes.map((n) => [n.id, n]));
+    const shared: Record<string, unknown> = { ...inputs };
+    let degraded = false;
+    let current: string | undefined = ir.start_node ?? ir.nodes[0].id;
+    let last: string | undefined;
+    const serverNames = Object.keys(registry.file.servers);
+
+    while (current !== undefined) {
+      if (opts.signal?.aborted) {
+        throw new PflowError("execution", "Interrupted", { details: { node: current } });
+      }
+      const node: WorkflowNode = byId.get(current)!;
+      const t0 = performance.now();
+      let result: NodeResult;
+      let nodeStatus: NodeRun["status"] = "success";
+      let params: Record<string, unknown> = {};
+      nodeLogs.length = 0;
+      try {
+        params = resolveTemplates(node.params, shared) as Record<string, unknown>;
+        const iface = registry.get(node.type);
+        if (node.type.startsWith("mcp-")) {
+          const ref = iface?.mcp ?? resolveMcpType(node.type, serverNames);
+          if (ref) params = { ...params, __mcp_server__: ref.server, __mcp_tool__: ref.tool };
+        }
+        const hash = nodeHash(node.type, params);
+        const previous = opts.resume;
+        if (
+          previous && previous.completed_nodes.includes(node.id) &&
+          previous.node_hashes[node.id] === hash
+        ) {
+          result = {
+            action: previous.node_actions?.[node.id] ?? "default",
+            outputs: previous.node_outputs[node.id] ?? {},
+          };
+          nodeStatus = "cached";
+        } else {
+          const impl = registry.implFor(node.type);
+          if (!impl) throw new PflowError("validation", `Unknown node type '${node.type}'`);
+          result = await impl.run(params, context(node.id));
+        }
+        if (result.action !== "error") {
+          checkpoint.completed_nodes.push(node.id);
+          checkpoint.node_hashes[node.id] = hash;
+          checkpoint.node_outputs[node.id] = result.outputs;
+          checkpoint.node_actions[node.id] = result.action;
+        }
+      } catch (err) {
+        const e = errorOf(err, node.id);
+        result = { action: "error", outputs: { error: e.message }, error: e.message };
+        if (err instanceof TemplateError) {
+          // A template that does not resolve is the workflow's fault, not the node's: fail now.
+          errors.push(e);
+          nodes.push(record("error", "error", e.message));
+          checkpoint.failed_node = node.id;
+          return "failed";
+        }
+      }
+      shared[node.id] = result.outputs;
+      last = node.id;
+      if (result.action === "error") nodeStatus = nodeStatus === "cached" ? "cached" : "error";
+      nodes.push(record(nodeStatus, result.action, result.error));
+
+      const edge: WorkflowEdge | undefined = ir.edges.find((e) => e.from === node.id && e.action === result.action);
+      if (result.action === "error") {
+        if (!edge) {
+          errors.push({
+            code: "execution",
+            node: node.id,
+            message: result.error ?? `Step '${node.id}' failed`,
+          });
+          checkpoint.failed_node = node.id;
+          return "failed";
+        }
+        degraded = true;
+      }
+      current = edge?.to;
+
+      function record(s: NodeRun["status"], action: string, error?: string): NodeRun {
+        const run: NodeRun = {
+          id: node.id,
+          type: node.type,
+          status: s,
+          action,
+          duration_ms: Math.round((performance.now() - t0) * 100) / 100,
+          ...(error ? { error } : {}),
+        };
+        traceNodes.push({ ...run, params, outputs: result?.outputs, log: [...nodeLogs] });
+        opts.onNode?.(run);
+        return run;
+      }
+    }
+
+    outputs = resolveOutputs(shared, last);
+    return degraded ? "degraded" : "success";
+  }
+
+  function resolveOutputs(shared: Record<string, unknown>, last?: string) {
+    const declared = Object.entries(ir.outputs);
+    if (declared.length === 0) {
+      return last ? { ...(shared[last] as Record<string, unknown>) } : {};
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, spec] of declared) {
+      const source = spec.source.includes("${") ? spec.source : `\${${spec.source}}`;
+      out[key] = resolveTemplates(source, shared);
+    }
+    return out;
+  }
+
+  function context(nodeId: string): NodeContext {
+    return {
+      nodeId,
+      env: secrets,
+      signal: opts.signal ?? new AbortController().signal,
+      cwd: opts.cwd ?? Deno.cwd(),
+      stack: opts.stack ?? [name],
+      mcp,
+      log: (line) => nodeLogs.push(line),
+      runWorkflow: async (ref, params, ctx) => {
+        const stack = ctx.stack;
+        if (stack.length >= MAX_DEPTH) {
+          return fail(`Workflows nest deeper than ${MAX_DEPTH}: ${stack.join(" → ")}`);
+        }
+        const resolver = opts.resolveWorkflow ?? defaultResolver;
+        const child = await resolver(ref, ctx.cwd);
+        if (stack.includes(child.name)) {
+          return fail(`Workflow cycle: ${[...stack, child.name].join(" → ")}`);
+        }
+        const r = await runWorkflow(child.parsed, {
+          ...opts,
+          params,
+          stdin: undefined,
+          resume: undefined,
+          onNode: undefined,
+          name: child.name,
+          secrets,
+          registry,
+          mcp,
+          writeTrace: false,
+          stack: [...stack, child.name],
+        });
+        return {
+          success: r.success,
+          outputs: r.outputs,
+          error: r.errors.map((e) => (e.node ? `${e.node}: ${e.message}` : e.message)).join("; ") ||
+            undefined,
+        };
+      },
+    };
+  }
+}
+
+const fail = (error: string) => ({ success: false, outputs: {}, error });
+
+function errorOf(err: unknown, node?: string): RunError {
+  const e = toPflowError(err);
+  const out: RunError = { code: e.code, message: e.message };
+  const n = node ?? e.details.node;
+  if (n) out.node = n;
+  if (e.details.param) out.param = e.details.param;
+  if (e.details.line) out.line = e.details.line;
+  if (e.suggestion) out.suggestion = e.suggestion;
+  if (err instanceof TemplateError) {
+    out.variable = err.variable;
+    out.available = err.available;
+  }
+  return out;
+}
+
+/** Without the library: inline IR or a file path. */
+async function defaultResolver(ref: string | WorkflowIR, cwd: string) {
+  if (typeof ref !== "string") {
+    return { parsed: { ir: WorkflowIRSchema.parse(ref), metadata: {} }, name: ref.title ?? "inline" };
+  }
+  return { parsed: await loadWorkflowFile(resolve(cwd, ref)), name: ref };
+}

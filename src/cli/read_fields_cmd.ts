@@ -1,7 +1,21 @@
-/** Placeholder until this command group lands. */
-import type { Command } from "./io.ts";
+/**
+ * `pflow read-fields ID PATH… [--json]`: chosen values from a cached single-node run
+ * (`pflow registry run`). The id is validated before it touches a path.
+ */
+import { type Command, UsageError } from "./io.ts";
+import { parseFlags } from "./_flags.ts";
+import { formatReadFields, readFieldsService } from "../services/registry.ts";
 
-export const command: Command = (_args, io) => {
-  io.stderr("Not implemented yet");
-  return Promise.resolve(1);
+const USAGE = "Usage: pflow read-fields ID PATH… (e.g. node.result.items[0].title)";
+
+export const command: Command = async (args, io) => {
+  const f = parseFlags(args, { bools: ["--json"] }, USAGE);
+  const [id, ...paths] = f.positional;
+  if (!id) throw new UsageError("read-fields needs an execution id", USAGE);
+  if (!paths.length) throw new UsageError("read-fields needs at least one PATH", USAGE);
+  const r = await readFieldsService(io.home, id, paths);
+  io.stdout(
+    f.bools.has("--json") ? JSON.stringify({ success: true, ...r }, null, 2) : formatReadFields(r),
+  );
+  return r.fields.every((x) => x.found) ? 0 : 1;
 };

@@ -1,7 +1,74 @@
-/** Placeholder until this command group lands. */
-import type { Command } from "./io.ts";
+/**
+ * `pflow registry list [keywords] | describe NODE… | search KEYWORDS… | run NODE key=value…`,
+ * each with `--json`. Thin: parsing here, everything else in services/registry.ts.
+ */
+import { type CliIO, type Command, UsageError } from "./io.ts";
+import { parseFlags } from "./_flags.ts";
+import { parseKeyValueArgs } from "../runtime/inputs.ts";
+import {
+  describeNodesService,
+  formatNodeDescription,
+  formatNodeList,
+  formatNodeRun,
+  formatNodeSearch,
+  listNodesService,
+  runNodeService,
+  searchNodesService,
+} from "../services/registry.ts";
 
-export const command: Command = (_args, io) => {
-  io.stderr("Not implemented yet");
-  return Promise.resolve(1);
+const USAGE = "Usage: pflow registry list [KEYWORDS…] | describe NODE… | search KEYWORDS… | " +
+  "run NODE [key=value…]";
+
+function print<T>(io: CliIO, json: boolean, result: T, format: (r: T) => string): number {
+  io.stdout(json ? JSON.stringify({ success: true, ...result }, null, 2) : format(result));
+  return 0;
+}
+
+export const command: Command = async (args, io) => {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case "list":
+    case "ls": {
+      const f = parseFlags(rest, { bools: ["--json"] }, "Usage: pflow registry list [KEYWORDS…]");
+      const r = await listNodesService(io.home, { keywords: f.positional });
+      return print(io, f.bools.has("--json"), r, formatNodeList);
+    }
+    case "describe": {
+      const usage = "Usage: pflow registry describe NODE…";
+      const f = parseFlags(rest, { bools: ["--json"] }, usage);
+      if (!f.positional.length) throw new UsageError("Name at least one node type", usage);
+      const r = await describeNodesService(io.home, f.positional);
+      return print(io, f.bools.has("--json"), r, formatNodeDescription);
+    }
+    case "search": {
+      const usage = "Usage: pflow registry search KEYWORDS…";
+      const f = parseFlags(rest, { bools: ["--json"], values: ["--limit"] }, usage);
+      if (!f.positional.length) throw new UsageError("Search needs at least one keyword", usage);
+      const limitText = f.values.get("--limit");
+      const limit = limitText === undefined ? undefined : Number(limitText);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
+        throw new UsageError(`--limit must be a positive integer, got '${limitText}'`, usage);
+      }
+      const r = await searchNodesService(io.home, f.positional, { limit });
+      return print(io, f.bools.has("--json"), r, formatNodeSearch);
+    }
+    case "run": {
+      const usage = "Usage: pflow registry run NODE [key=value…]";
+      const f = parseFlags(rest, { bools: ["--json"] }, usage);
+      const [type, ...kv] = f.positional;
+      if (!type) throw new UsageError("Name the node type to run", usage);
+      const r = await runNodeService(io.home, io.cwd, type, parseKeyValueArgs(kv), {
+        signal: io.signal,
+      });
+      print(io, f.bools.has("--json"), r, formatNodeRun);
+      return r.success ? 0 : 1;
+    }
+    case undefined:
+    case "--help":
+    case "help":
+      io.stdout(USAGE);
+      return sub === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`Unknown registry command '${sub}'`, USAGE);
+  }
 };

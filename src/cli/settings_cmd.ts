@@ -1,7 +1,77 @@
-/** Placeholder until this command group lands. */
-import type { Command } from "./io.ts";
+/**
+ * `pflow settings show | set-env KEY VALUE | unset-env KEY | list-env [--show-values]`, each with
+ * `--json`. Values are masked unless --show-values. Thin over services/settings.ts.
+ */
+import { type CliIO, type Command, UsageError } from "./io.ts";
+import { parseFlags } from "./_flags.ts";
+import {
+  formatEnvChange,
+  formatEnvList,
+  formatSettingsShow,
+  listEnvService,
+  setEnvService,
+  showSettingsService,
+  unsetEnvService,
+} from "../services/settings.ts";
 
-export const command: Command = (_args, io) => {
-  io.stderr("Not implemented yet");
-  return Promise.resolve(1);
+const USAGE =
+  "Usage: pflow settings show | set-env KEY VALUE | unset-env KEY | list-env [--show-values]";
+
+function print<T>(io: CliIO, json: boolean, result: T, format: (r: T) => string): number {
+  io.stdout(json ? JSON.stringify({ success: true, ...result }, null, 2) : format(result));
+  return 0;
+}
+
+export const command: Command = async (args, io) => {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case "show": {
+      const f = parseFlags(rest, { bools: ["--json"] }, "Usage: pflow settings show");
+      return print(
+        io,
+        f.bools.has("--json"),
+        await showSettingsService(io.home),
+        formatSettingsShow,
+      );
+    }
+    case "set-env": {
+      const usage = "Usage: pflow settings set-env KEY VALUE";
+      const f = parseFlags(rest, { bools: ["--json"] }, usage);
+      if (f.positional.length !== 2) throw new UsageError("set-env needs KEY and VALUE", usage);
+      const [key, value] = f.positional;
+      return print(
+        io,
+        f.bools.has("--json"),
+        await setEnvService(io.home, key, value),
+        formatEnvChange,
+      );
+    }
+    case "unset-env": {
+      const usage = "Usage: pflow settings unset-env KEY";
+      const f = parseFlags(rest, { bools: ["--json"] }, usage);
+      if (f.positional.length !== 1) throw new UsageError("unset-env needs KEY", usage);
+      return print(
+        io,
+        f.bools.has("--json"),
+        await unsetEnvService(io.home, f.positional[0]),
+        formatEnvChange,
+      );
+    }
+    case "list-env": {
+      const usage = "Usage: pflow settings list-env [--show-values]";
+      const f = parseFlags(rest, { bools: ["--json", "--show-values"] }, usage);
+      if (f.positional.length) {
+        throw new UsageError(`Unexpected argument '${f.positional[0]}'`, usage);
+      }
+      const r = await listEnvService(io.home, { showValues: f.bools.has("--show-values") });
+      return print(io, f.bools.has("--json"), r, formatEnvList);
+    }
+    case undefined:
+    case "--help":
+    case "help":
+      io.stdout(USAGE);
+      return sub === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`Unknown settings command '${sub}'`, USAGE);
+  }
 };

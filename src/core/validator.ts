@@ -22,10 +22,11 @@ export interface ValidationReport {
   warnings: Issue[];
 }
 
-export interface ValidateOptions {
-  /** Skip "declared input never used" and value checks that need real inputs (library save). */
-  placeholderInputs?: boolean;
-}
+/** Every node that ends with `error` carries this output, so an error handler can read it. */
+const ERROR_OUTPUT: OutputSpec = {
+  type: "string",
+  description: "Why the step failed (set when it ends with the error action)",
+};
 
 /** Params pflow itself understands on every node (never reported as unknown). */
 const PFLOW_PARAMS = new Set(["timeout"]);
@@ -33,7 +34,6 @@ const PFLOW_PARAMS = new Set(["timeout"]);
 export function validateWorkflow(
   parsed: ParsedWorkflow,
   lookup: InterfaceLookup,
-  _opts: ValidateOptions = {},
 ): ValidationReport {
   const { ir, sourceMap } = parsed;
   const errors: Issue[] = [];
@@ -104,7 +104,8 @@ export function validateWorkflow(
     if (iface) interfaces.set(node.id, iface);
   }
   const usedInputs = new Set<string>();
-  const allTypes = [...new Set(ir.nodes.map((n) => n.type))];
+  // Only types the lookup knows: an unknown type must never be suggested for itself.
+  const allTypes = [...new Set(ir.nodes.map((n) => n.type))].filter((t) => lookup(t));
 
   for (const node of ir.nodes) {
     const iface = interfaces.get(node.id);
@@ -204,7 +205,7 @@ export function validateWorkflow(
     }
     const source = interfaces.get(ref.root);
     if (!source || source.openOutputs) return;
-    const problem = checkOutputPath(source.outputs, ref.path);
+    const problem = checkOutputPath({ ...source.outputs, error: ERROR_OUTPUT }, ref.path);
     if (problem) {
       errors.push({
         code: "unknown_output",
@@ -247,7 +248,14 @@ function checkOutputPath(
       continue;
     }
     if (!level) {
-      // Past the declared structure: any/object/string (JSON) values may have more inside.
+      // Past the declared structure: any/object/string (JSON) values may have more inside,
+      // but a number or boolean has nothing inside it.
+      if (spec && (spec.type === "number" || spec.type === "integer" || spec.type === "boolean")) {
+        return {
+          message: `'${walked.join(".")}' is ${spec.type}, which has no '${seg}' inside`,
+          suggestion: `Use '${walked.join(".")}' itself: a ${spec.type} has no fields`,
+        };
+      }
       return undefined;
     }
     const next: OutputSpec | undefined = level[seg];
@@ -255,8 +263,10 @@ function checkOutputPath(
       const keys = Object.keys(level);
       return {
         message: `it has no output '${[...walked, seg].join(".")}'`,
-        suggestion: (didYouMean(seg, keys) ?? "") +
-          ` Available: ${keys.map((k) => [...walked, k].join(".")).join(", ")}`,
+        suggestion: [
+          didYouMean(seg, keys),
+          `Available: ${keys.map((k) => [...walked, k].join(".")).join(", ")}`,
+        ].filter(Boolean).join(" "),
       };
     }
     walked.push(seg);
@@ -348,16 +358,42 @@ export function jsonType(v: unknown): string {
   return typeof v;
 }
 
+/** Each node's edge targets, in edge order. */
+function successors(ir: WorkflowIR): Map<string, string[]> {
+  const next = new Map<string, string[]>();
+  for (const e of ir.edges) {
+    const list = next.get(e.from);
+    if (list) list.push(e.to);
+    else next.set(e.from, [e.to]);
+  }
+  return next;
+}
+
 /** Node ids in the order they run: from the start node along `default` edges, then the rest. */
 export function executionOrder(ir: WorkflowIR): string[] {
+  const next = successors(ir);
   const start = ir.start_node ?? ir.nodes[0]?.id;
   const seen = new Set<string>();
   const order: string[] = [];
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
-    order.push(id);
-    for (const e of ir.edges) if (e.from === id) visit(e.to);
+  // Depth-first with an explicit stack: a 10,000-step chain must not overflow the call stack.
+  const visit = (root: string) => {
+    if (seen.has(root)) return;
+    seen.add(root);
+    order.push(root);
+    const stack = [{ id: root, i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const targets = next.get(top.id) ?? [];
+      if (top.i >= targets.length) {
+        stack.pop();
+        continue;
+      }
+      const to = targets[top.i++];
+      if (seen.has(to)) continue;
+      seen.add(to);
+      order.push(to);
+      stack.push({ id: to, i: 0 });
+    }
   };
   if (start) visit(start);
   for (const n of ir.nodes) visit(n.id);
@@ -365,28 +401,30 @@ export function executionOrder(ir: WorkflowIR): string[] {
 }
 
 function findCycle(ir: WorkflowIR): string[] | undefined {
-  const next = new Map<string, string[]>();
-  for (const e of ir.edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const next = successors(ir);
   const state = new Map<string, 1 | 2>();
-  const stack: string[] = [];
-  const dfs = (id: string): string[] | undefined => {
-    state.set(id, 1);
-    stack.push(id);
-    for (const to of next.get(id) ?? []) {
-      if (state.get(to) === 1) return [...stack.slice(stack.indexOf(to)), to];
-      if (!state.has(to)) {
-        const found = dfs(to);
-        if (found) return found;
-      }
-    }
-    stack.pop();
-    state.set(id, 2);
-    return undefined;
-  };
   for (const n of ir.nodes) {
-    if (!state.has(n.id)) {
-      const found = dfs(n.id);
-      if (found) return found;
+    if (state.has(n.id)) continue;
+    // Iterative for the same reason as executionOrder.
+    state.set(n.id, 1);
+    const stack = [{ id: n.id, i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const targets = next.get(top.id) ?? [];
+      if (top.i >= targets.length) {
+        state.set(top.id, 2);
+        stack.pop();
+        continue;
+      }
+      const to = targets[top.i++];
+      if (state.get(to) === 1) {
+        const path = stack.map((f) => f.id);
+        return [...path.slice(path.indexOf(to)), to];
+      }
+      if (!state.has(to)) {
+        state.set(to, 1);
+        stack.push({ id: to, i: 0 });
+      }
     }
   }
   return undefined;

@@ -1,0 +1,49 @@
+/**
+ * A small flag reader for the library, registry, settings and read-fields commands: known
+ * boolean flags, known value flags (`--name N` or `--name=N`), everything else positional.
+ * An unknown `--flag` is a UsageError that lists the known ones.
+ */
+import { UsageError } from "./io.ts";
+
+export interface ParsedFlags {
+  positional: string[];
+  bools: Set<string>;
+  values: Map<string, string>;
+}
+
+export function parseFlags(
+  args: string[],
+  spec: { bools?: string[]; values?: string[] },
+  usage: string,
+): ParsedFlags {
+  const bools = new Set(spec.bools ?? []);
+  const valued = new Set(spec.values ?? []);
+  const out: ParsedFlags = { positional: [], bools: new Set(), values: new Map() };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      out.positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith("--")) {
+      out.positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    if (bools.has(flag) && eq < 0) {
+      out.bools.add(flag);
+    } else if (valued.has(flag)) {
+      const value = eq > 0 ? a.slice(eq + 1) : args[++i];
+      if (value === undefined) throw new UsageError(`${flag} needs a value`, usage);
+      out.values.set(flag, value);
+    } else {
+      const known = [...bools, ...[...valued].map((v) => `${v} VALUE`)].join(", ");
+      throw new UsageError(
+        `Unknown option '${a}'`,
+        `${usage}${known ? ` (options: ${known})` : ""}`,
+      );
+    }
+  }
+  return out;
+}

@@ -2,8 +2,10 @@
  * The command tree: `pflow <command> …`. Each command group lives in its own file; this file only
  * routes, wires the real IO (stdout, stderr, stdin, signals) and turns errors into exit codes.
  */
+import { pathToFileURL } from "node:url";
 import { pflowHome } from "../core/paths.ts";
-import { type CliIO, type Command, EXIT_USAGE, reportError } from "./io.ts";
+import { type CliIO, type Command, EXIT_FAILURE, EXIT_USAGE, reportError } from "./io.ts";
+import { formatError, toPflowError } from "../core/errors.ts";
 import { runCommand } from "./run_cmd.ts";
 import { validateCommand } from "./validate_cmd.ts";
 import { command as workflowCommand } from "./workflow_cmd.ts";
@@ -13,6 +15,7 @@ import { command as readFieldsCommand } from "./read_fields_cmd.ts";
 import { command as mcpCommand } from "./mcp_cmd.ts";
 import { command as serveCommand } from "./serve_cmd.ts";
 import { command as doctorCommand } from "./doctor_cmd.ts";
+import { command as examplesCommand } from "./examples_cmd.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 export const VERSION: string = denoJson.version;
@@ -31,6 +34,7 @@ Usage:
   pflow mcp serve [--profile P]               serve pflow to agents over MCP (stdio)
   pflow sync                                  same as mcp sync --all
   pflow doctor [--json]                       what pflow can do here, and what is broken
+  pflow examples [show|run NAME [key=value…]] the example workflows built into pflow
 
 Options: --verbose (stack traces, server stderr), --version, --help
 Files live under PFLOW_HOME (now: ${"${PFLOW_HOME}"}).`;
@@ -43,15 +47,29 @@ const COMMANDS: Record<string, Command> = {
   "read-fields": readFieldsCommand,
   settings: settingsCommand,
   mcp: (args, io) => args[0] === "serve" ? serveCommand(args.slice(1), io) : mcpCommand(args, io),
-  serve: (args, io) =>
-    args[0] === "mcp" ? serveCommand(args.slice(1), io) : serveCommand(args, io),
+  serve: (args, io) => args[0] === "mcp" ? serveCommand(args.slice(1), io) : serveCommand(args, io),
   sync: (args, io) => mcpCommand(["sync", "--all", ...args], io),
   doctor: doctorCommand,
+  examples: examplesCommand,
 };
 
 /** Looks like a workflow file rather than a command: `pflow ./x.pflow.md a=1`. */
 function isWorkflowPath(arg: string): boolean {
   return /\.(pflow\.md|md|json)$/.test(arg) || arg.includes("/");
+}
+
+/**
+ * The directory the user is in. `deno task pflow` runs in the config's folder and says where the
+ * user was in INIT_CWD; trusted only when the program runs from source in the current folder
+ * (as `deno task` starts it), so a stray INIT_CWD cannot move an installed command or a binary.
+ */
+function userCwd(): string {
+  const cwd = Deno.cwd();
+  const fromSource = Deno.mainModule.startsWith(pathToFileURL(cwd).href + "/");
+  if (!fromSource) return cwd;
+  const granted =
+    Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" }).state === "granted";
+  return (granted ? Deno.env.get("INIT_CWD") : undefined) || cwd;
 }
 
 export function realIO(verbose: boolean, signal: AbortSignal): CliIO {
@@ -60,7 +78,7 @@ export function realIO(verbose: boolean, signal: AbortSignal): CliIO {
     stdout: (text) => Deno.stdout.writeSync(enc.encode(text.endsWith("\n") ? text : text + "\n")),
     stderr: (text) => Deno.stderr.writeSync(enc.encode(text.endsWith("\n") ? text : text + "\n")),
     home: pflowHome(),
-    cwd: Deno.cwd(),
+    cwd: userCwd(),
     verbose,
     signal,
     readStdin: async () => {
@@ -76,7 +94,14 @@ export async function main(argv: string[], io?: CliIO): Promise<number> {
   const verbose = argv.includes("--verbose");
   const args = argv.filter((a) => a !== "--verbose");
   const controller = new AbortController();
-  const cli = io ?? realIO(verbose, controller.signal);
+  let cli: CliIO;
+  try {
+    cli = io ?? realIO(verbose, controller.signal);
+  } catch (err) {
+    // e.g. PFLOW_HOME not readable under --allow-env=…: one line, not an uncaught stack.
+    console.error(`Error: ${formatError(toPflowError(err))}`);
+    return EXIT_FAILURE;
+  }
   const [name, ...rest] = args;
   if (name === "--version" || name === "-V") {
     cli.stdout(`pflow ${VERSION}`);

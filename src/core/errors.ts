@@ -67,7 +67,8 @@ export function toPflowError(err: unknown): PflowError {
 
 /** Deno says e.g. `Requires run access to "npx", run again with the --allow-run flag`. */
 export function permissionError(err: Error): PflowError {
-  const m = /Requires (\w+) access to "?([^",]*)"?/.exec(err.message);
+  // The target is absent when the whole resource was asked for (e.g. the full environment).
+  const m = /Requires (\w+) access(?: to "?([^",]*)"?)?/.exec(err.message);
   if (!m) {
     return new PflowError("permission", `Permission denied: ${err.message}`, {
       suggestion: "Run pflow with the needed --allow-* flag",
@@ -77,9 +78,10 @@ export function permissionError(err: Error): PflowError {
   const flag = `--allow-${kind}${target ? `=${target}` : ""}`;
   const what = { run: "running", read: "reading", write: "writing", net: "connecting to" }[kind] ??
     `${kind} access to`;
+  const subject = target ? `${what} ${target}` : `${kind} access`;
   return new PflowError(
     "permission",
-    `Permission denied: ${what} ${target || "(unnamed)"} is not allowed; add ${flag}`,
+    `Permission denied: ${subject} is not allowed; add ${flag}`,
     { suggestion: `Start pflow with ${flag} (or a broader --allow-${kind})`, details: { flag } },
   );
 }

@@ -3,6 +3,7 @@
  * `env` holds secrets that reach runs as environment (never overriding a variable already set).
  * Needs --allow-read/--allow-write on PFLOW_HOME.
  */
+import { inheritedEnv } from "./inherited_env.ts";
 import { PflowError } from "./errors.ts";
 import { writeFileAtomic } from "./atomic.ts";
 import { homePaths } from "./paths.ts";
@@ -54,7 +55,7 @@ export function childEnv(
   secrets: Record<string, string>,
   overrides: Record<string, string> = {},
 ): Record<string, string> {
-  const env = Deno.env.toObject();
+  const env = inheritedEnv();
   for (const [k, v] of Object.entries(secrets)) if (!(k in env)) env[k] = v;
   return { ...env, ...overrides };
 }

@@ -3,13 +3,14 @@
  * variables not already set (a user's explicit export wins over a stored secret), then the
  * node's `env` param, which wins over both because the workflow asked for it by name.
  */
+import { inheritedEnv } from "../core/inherited_env.ts";
 
 /** Needs --allow-env (reading the whole environment). */
 export function childEnv(
   secrets: Record<string, string>,
   nodeEnv: Record<string, unknown> | undefined,
 ): Record<string, string> {
-  const env = Deno.env.toObject();
+  const env = inheritedEnv();
   for (const [key, value] of Object.entries(secrets)) {
     if (!(key in env)) env[key] = value;
   }

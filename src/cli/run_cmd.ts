@@ -3,6 +3,7 @@
  * (`✓ fetch 0.12s`), the outputs on stdout; `--json` prints one result envelope instead.
  */
 import { type Command, UsageError } from "./io.ts";
+import { toPflowError } from "../core/errors.ts";
 import { parseKeyValueArgs } from "../runtime/inputs.ts";
 import { formatRunResult, runService } from "../services/run.ts";
 
@@ -23,7 +24,14 @@ export const runCommand: Command = async (args, io) => {
   if (!workflow) {
     throw new UsageError("run needs a workflow", "Usage: pflow run FILE|NAME [key=value…]");
   }
-  const params = parseKeyValueArgs(kv);
+  let params: Record<string, string>;
+  try {
+    params = parseKeyValueArgs(kv);
+  } catch (err) {
+    // A malformed argument is a usage mistake: exit 2, like an unknown option.
+    const e = toPflowError(err);
+    throw new UsageError(e.message, e.suggestion);
+  }
   const result = await runService({
     workflow,
     params,
@@ -35,7 +43,11 @@ export const runCommand: Command = async (args, io) => {
     verbose: io.verbose,
     onNode: json ? undefined : (n) => {
       const mark = n.status === "cached" ? "↺" : n.status === "success" ? "✓" : "✗";
-      io.stderr(`${mark} ${n.id} ${(n.duration_ms / 1000).toFixed(2)}s${n.status === "cached" ? " (cached)" : ""}`);
+      io.stderr(
+        `${mark} ${n.id} ${(n.duration_ms / 1000).toFixed(2)}s${
+          n.status === "cached" ? " (cached)" : ""
+        }`,
+      );
     },
   });
   if (json) {

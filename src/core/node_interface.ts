@@ -10,6 +10,11 @@ export interface ParamSpec {
   required?: boolean;
   default?: unknown;
   enum?: unknown[];
+  /**
+   * An object value is passed as written: templates inside it belong to the node (an inline
+   * sub-workflow carries its own `${…}`), so neither the validator nor the executor touch them.
+   */
+  raw?: boolean;
   /** The full JSON Schema when the type alone says too little (MCP unions, nested objects). */
   schema?: Record<string, unknown>;
 }
@@ -46,3 +51,8 @@ export interface NodeInterface {
 
 /** Finds the interface of a node type, or undefined. The validator takes one of these. */
 export type InterfaceLookup = (type: string) => NodeInterface | undefined;
+
+/** Whether a param's value is passed as written (see ParamSpec.raw). */
+export function isRawParam(spec: ParamSpec | undefined, value: unknown): boolean {
+  return spec?.raw === true && typeof value === "object" && value !== null;
+}

@@ -24,7 +24,13 @@ const SECRET_WORDS = new Set([
   "sessionid",
   "bearer",
 ]);
-const SECRET_PAIRS = new Set(["api_key", "private_key", "access_key", "client_secret", "session_id"]);
+const SECRET_PAIRS = new Set([
+  "api_key",
+  "private_key",
+  "access_key",
+  "client_secret",
+  "session_id",
+]);
 
 /** `GITHUB_TOKEN`, `apiKey`, `x-api-key`, `Authorization` → true; `author`, `tokens_used`? → true (token). */
 export function isSecretKey(key: string): boolean {

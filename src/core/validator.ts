@@ -3,7 +3,13 @@
  * runs. Every issue names where it is (node, param, line) and how to fix it.
  */
 import type { ParsedWorkflow, ValueType, WorkflowIR } from "./ir.ts";
-import type { InterfaceLookup, NodeInterface, OutputSpec, ParamSpec } from "./node_interface.ts";
+import {
+  type InterfaceLookup,
+  isRawParam,
+  type NodeInterface,
+  type OutputSpec,
+  type ParamSpec,
+} from "./node_interface.ts";
 import { findRefs, type PathSegment, type TemplateRef } from "./template.ts";
 import { closestMatches, didYouMean } from "./suggest.ts";
 
@@ -126,6 +132,7 @@ export function validateWorkflow(
       checkParams(node.id, node.params, iface, errors, warnings, paramLine);
     }
     for (const [param, value] of Object.entries(node.params)) {
+      if (isRawParam(iface?.params[param], value)) continue;
       for (const ref of findRefs(value)) {
         checkRef(ref, {
           node: node.id,
@@ -172,7 +179,13 @@ export function validateWorkflow(
 
   function checkRef(
     ref: TemplateRef,
-    where: { node?: string; output?: string; param: string; line?: number; before: (id: string) => boolean },
+    where: {
+      node?: string;
+      output?: string;
+      param: string;
+      line?: number;
+      before: (id: string) => boolean;
+    },
   ): void {
     const at = where.node ? `Step '${where.node}'` : `Output '${where.output}'`;
     if (ref.root in ir.inputs) {
@@ -308,7 +321,9 @@ function checkParams(
         node: nodeId,
         param: name,
         line: paramLine(nodeId, name),
-        suggestion: close ? `Did you mean '${close}'?` : `Known params: ${known.join(", ") || "(none)"}`,
+        suggestion: close
+          ? `Did you mean '${close}'?`
+          : `Known params: ${known.join(", ") || "(none)"}`,
       });
       continue;
     }

@@ -6,7 +6,7 @@
  */
 import { permissionError } from "../core/errors.ts";
 import type { NodeInterface } from "../core/node_interface.ts";
-import { childEnv } from "./_env.ts";
+import { childEnv } from "../core/settings.ts";
 import { readParams } from "./_params.ts";
 import { resolvePath } from "./_paths.ts";
 import { fail, type NodeContext, type NodeImpl, type NodeResult, ok } from "./types.ts";
@@ -70,7 +70,7 @@ async function runShell(raw: Record<string, unknown>, ctx: NodeContext): Promise
     child = new Deno.Command("sh", {
       args: ["-c", command],
       cwd,
-      env: childEnv(ctx.env, p.env as Record<string, unknown> | undefined),
+      env: childEnv(ctx.env, envParam(p.env)),
       clearEnv: true,
       stdin: stdin === undefined ? "null" : "piped",
       stdout: "piped",
@@ -238,3 +238,13 @@ function tail(stderr: string): string {
 }
 
 export const shellNode: NodeImpl = { interface: shellInterface, run: runShell };
+
+/** The node's `env` param as strings (objects as JSON); null and undefined are dropped. */
+function envParam(env: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries((env ?? {}) as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    out[key] = typeof value === "string" ? value : JSON.stringify(value);
+  }
+  return out;
+}

@@ -16,6 +16,7 @@ export const workflowNode: NodeImpl = {
         type: "any",
         description: "The workflow: a saved name, a path to .pflow.md/.json, or an IR object",
         required: true,
+        raw: true,
       },
       param_mapping: {
         type: "object",

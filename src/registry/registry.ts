@@ -40,7 +40,10 @@ export class Registry {
     return canonical ? this.file.nodes[canonical] : undefined;
   }
 
-  readonly lookup: InterfaceLookup = (type) => this.get(type);
+  /** Carries `types` so the validator's "did you mean" for an unknown type sees every type. */
+  readonly lookup: InterfaceLookup = Object.assign((type: string) => this.get(type), {
+    types: () => this.types(),
+  });
 
   /** Every node, built-ins first then MCP, each group sorted by type. */
   list(opts: { includeHidden?: boolean } = {}): NodeInterface[] {

@@ -21,10 +21,13 @@ export const emptyCheckpoint = (): Checkpoint => ({
 
 /** JSON with sorted keys: the same value always hashes the same. */
 export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
-      : v) ?? "null";
+  return JSON.stringify(
+    value,
+    (_k, v) =>
+      v !== null && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
+        : v,
+  ) ?? "null";
 }
 
 /** cyrb53 over the stable JSON: a 53-bit hash, cheap enough for every node of a large run. */

@@ -18,6 +18,7 @@ import { loadSettings } from "../core/settings.ts";
 import { Redactor } from "../core/redact.ts";
 import { resolveTemplates, TemplateError } from "../core/template.ts";
 import { type Issue, validateWorkflow } from "../core/validator.ts";
+import { isRawParam, type NodeInterface } from "../core/node_interface.ts";
 import type { McpSessions } from "../mcp/types.ts";
 import { createMcpSessions } from "../mcp/sessions.ts";
 import { resolveMcpType } from "../mcp/resolve.ts";
@@ -112,7 +113,12 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
   const ownMcp = !opts.mcp;
   const nodeLogs: string[] = [];
   const mcp = opts.mcp ??
-    createMcpSessions({ home: opts.home, secrets, verbose: opts.verbose, onLog: (l) => nodeLogs.push(l) });
+    createMcpSessions({
+      home: opts.home,
+      secrets,
+      verbose: opts.verbose,
+      onLog: (l) => nodeLogs.push(l),
+    });
 
   const report = validateWorkflow(parsed, registry.lookup);
   try {
@@ -153,10 +159,22 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
     }, redactor);
   }
   // Nothing leaves a run with a secret in it.
-  return { ...result, outputs: redactor.value(outputs), errors: redactor.value(errors) };
+  return {
+    ...result,
+    outputs: redactor.value(outputs),
+    errors: redactor.value(errors),
+    nodes: redactor.value(nodes),
+    checkpoint: redactor.value(checkpoint),
+  };
 
   async function execute(): Promise<RunStatus> {
     const byId = new Map(ir.nodes.map((n) => [n.id, n]));
+    // One lookup per node, not a scan of every edge: long chains stay linear.
+    const edgeFor = new Map<string, WorkflowEdge>();
+    for (const e of ir.edges) {
+      const key = `${e.from}\0${e.action}`;
+      if (!edgeFor.has(key)) edgeFor.set(key, e);
+    }
     const shared: Record<string, unknown> = { ...inputs };
     let degraded = false;
     let current: string | undefined = ir.start_node ?? ir.nodes[0].id;
@@ -168,63 +186,30 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
         throw new PflowError("execution", "Interrupted", { details: { node: current } });
       }
       const node: WorkflowNode = byId.get(current)!;
-      const t0 = performance.now();
-      let result: NodeResult;
-      let nodeStatus: NodeRun["status"] = "success";
-      let params: Record<string, unknown> = {};
-      nodeLogs.length = 0;
-      try {
-        params = resolveTemplates(node.params, shared) as Record<string, unknown>;
-        const iface = registry.get(node.type);
-        if (node.type.startsWith("mcp-")) {
-          const ref = iface?.mcp ?? resolveMcpType(node.type, serverNames);
-          if (ref) params = { ...params, __mcp_server__: ref.server, __mcp_tool__: ref.tool };
-        }
-        const hash = nodeHash(node.type, params);
-        const previous = opts.resume;
-        if (
-          previous && previous.completed_nodes.includes(node.id) &&
-          previous.node_hashes[node.id] === hash
-        ) {
-          result = {
-            action: previous.node_actions?.[node.id] ?? "default",
-            outputs: previous.node_outputs[node.id] ?? {},
-          };
-          nodeStatus = "cached";
-        } else {
-          const impl = registry.implFor(node.type);
-          if (!impl) throw new PflowError("validation", `Unknown node type '${node.type}'`);
-          result = await impl.run(params, context(node.id));
-        }
-        if (result.action !== "error") {
-          checkpoint.completed_nodes.push(node.id);
-          checkpoint.node_hashes[node.id] = hash;
-          checkpoint.node_outputs[node.id] = result.outputs;
-          checkpoint.node_actions[node.id] = result.action;
-        }
-      } catch (err) {
-        const e = errorOf(err, node.id);
-        result = { action: "error", outputs: { error: e.message }, error: e.message };
-        if (err instanceof TemplateError) {
-          // A template that does not resolve is the workflow's fault, not the node's: fail now.
-          errors.push(e);
-          nodes.push(record("error", "error", e.message));
-          checkpoint.failed_node = node.id;
-          return "failed";
-        }
-      }
-      shared[node.id] = result.outputs;
+      const step = await runStep(node, shared, serverNames);
+      shared[node.id] = step.result.outputs;
       last = node.id;
-      if (result.action === "error") nodeStatus = nodeStatus === "cached" ? "cached" : "error";
-      nodes.push(record(nodeStatus, result.action, result.error));
-
-      const edge: WorkflowEdge | undefined = ir.edges.find((e) => e.from === node.id && e.action === result.action);
-      if (result.action === "error") {
+      nodes.push(step.run);
+      traceNodes.push({
+        ...step.run,
+        params: step.params,
+        outputs: step.result.outputs,
+        log: step.log,
+      });
+      opts.onNode?.(step.run);
+      if (step.fatal) {
+        errors.push(step.fatal);
+        checkpoint.failed_node = node.id;
+        return "failed";
+      }
+      const { action, error } = step.result;
+      const edge: WorkflowEdge | undefined = edgeFor.get(`${node.id}\0${action}`);
+      if (action === "error") {
         if (!edge) {
           errors.push({
             code: "execution",
             node: node.id,
-            message: result.error ?? `Step '${node.id}' failed`,
+            message: error ?? `Step '${node.id}' failed`,
           });
           checkpoint.failed_node = node.id;
           return "failed";
@@ -232,24 +217,78 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
         degraded = true;
       }
       current = edge?.to;
-
-      function record(s: NodeRun["status"], action: string, error?: string): NodeRun {
-        const run: NodeRun = {
-          id: node.id,
-          type: node.type,
-          status: s,
-          action,
-          duration_ms: Math.round((performance.now() - t0) * 100) / 100,
-          ...(error ? { error } : {}),
-        };
-        traceNodes.push({ ...run, params, outputs: result?.outputs, log: [...nodeLogs] });
-        opts.onNode?.(run);
-        return run;
-      }
     }
 
     outputs = resolveOutputs(shared, last);
     return degraded ? "degraded" : "success";
+  }
+
+  /**
+   * One node: resolve its params, reuse its checkpointed outputs when its hash is unchanged, or
+   * run it. `fatal` is set for a template that does not resolve: the workflow's fault, not the
+   * node's, so no error edge can handle it.
+   */
+  async function runStep(
+    node: WorkflowNode,
+    shared: Record<string, unknown>,
+    serverNames: string[],
+  ): Promise<{
+    run: NodeRun;
+    result: NodeResult;
+    params: Record<string, unknown>;
+    log: string[];
+    fatal?: RunError;
+  }> {
+    const t0 = performance.now();
+    nodeLogs.length = 0;
+    let params: Record<string, unknown> = {};
+    let result: NodeResult;
+    let status: NodeRun["status"] = "success";
+    let fatal: RunError | undefined;
+    try {
+      const iface = registry.get(node.type);
+      params = resolveParams(node.params, shared, iface);
+      if (node.type.startsWith("mcp-")) {
+        const ref = iface?.mcp ?? resolveMcpType(node.type, serverNames);
+        if (ref) params = { ...params, __mcp_server__: ref.server, __mcp_tool__: ref.tool };
+      }
+      const hash = nodeHash(node.type, params);
+      const previous = opts.resume;
+      if (
+        previous && previous.completed_nodes.includes(node.id) &&
+        previous.node_hashes[node.id] === hash
+      ) {
+        result = {
+          action: previous.node_actions?.[node.id] ?? "default",
+          outputs: previous.node_outputs[node.id] ?? {},
+        };
+        status = "cached";
+      } else {
+        const impl = registry.implFor(node.type);
+        if (!impl) throw new PflowError("validation", `Unknown node type '${node.type}'`);
+        result = await impl.run(params, context(node.id));
+      }
+      if (result.action !== "error") {
+        checkpoint.completed_nodes.push(node.id);
+        checkpoint.node_hashes[node.id] = hash;
+        checkpoint.node_outputs[node.id] = result.outputs;
+        checkpoint.node_actions[node.id] = result.action;
+      }
+    } catch (err) {
+      const e = errorOf(err, node.id);
+      result = { action: "error", outputs: { error: e.message }, error: e.message };
+      if (err instanceof TemplateError) fatal = e;
+    }
+    if (result.action === "error" && status !== "cached") status = "error";
+    const run: NodeRun = {
+      id: node.id,
+      type: node.type,
+      status,
+      action: result.action,
+      duration_ms: Math.round((performance.now() - t0) * 100) / 100,
+      ...(result.error ? { error: result.error } : {}),
+    };
+    return { run, result, params, log: [...nodeLogs], fatal };
   }
 
   function resolveOutputs(shared: Record<string, unknown>, last?: string) {
@@ -308,6 +347,19 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
   }
 }
 
+/** Resolves every param's templates, except raw object params (see ParamSpec.raw). */
+function resolveParams(
+  params: Record<string, unknown>,
+  shared: Record<string, unknown>,
+  iface: NodeInterface | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    out[name] = isRawParam(iface?.params[name], value) ? value : resolveTemplates(value, shared);
+  }
+  return out;
+}
+
 const fail = (error: string) => ({ success: false, outputs: {}, error });
 
 function errorOf(err: unknown, node?: string): RunError {
@@ -328,7 +380,10 @@ function errorOf(err: unknown, node?: string): RunError {
 /** Without the library: inline IR or a file path. */
 async function defaultResolver(ref: string | WorkflowIR, cwd: string) {
   if (typeof ref !== "string") {
-    return { parsed: { ir: WorkflowIRSchema.parse(ref), metadata: {} }, name: ref.title ?? "inline" };
+    return {
+      parsed: { ir: WorkflowIRSchema.parse(ref), metadata: {} },
+      name: ref.title ?? "inline",
+    };
   }
   return { parsed: await loadWorkflowFile(resolve(cwd, ref)), name: ref };
 }

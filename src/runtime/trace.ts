@@ -42,7 +42,8 @@ export function truncateForTrace(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export const safeName = (name: string) => name.replace(/[^a-zA-Z0-9_-]+/g, "-").slice(0, 60) || "workflow";
+export const safeName = (name: string) =>
+  name.replace(/[^a-zA-Z0-9_-]+/g, "-").slice(0, 60) || "workflow";
 
 /** Writes the trace; returns its absolute path. */
 export async function writeTrace(
@@ -81,7 +82,9 @@ export async function readTraceCheckpoint(path: string): Promise<unknown> {
 export async function latestTrace(home: string, workflow: string): Promise<string | undefined> {
   const dir = homePaths(home).debug;
   // The name is followed by the ISO stamp, so `a` never matches the traces of `a-b`.
-  const pattern = new RegExp(`^workflow-trace-${safeName(workflow)}-\\d{4}-\\d\\d-\\d\\dT.*\\.json$`);
+  const pattern = new RegExp(
+    `^workflow-trace-${safeName(workflow)}-\\d{4}-\\d\\d-\\d\\dT.*\\.json$`,
+  );
   let best: string | undefined;
   try {
     for await (const e of Deno.readDir(dir)) {

@@ -48,13 +48,18 @@ export async function runService(req: RunRequest): Promise<RunResponse> {
     signal: req.signal,
     onNode: req.onNode,
     name,
+    // Workflows are told apart by library name or path: two files may share a title.
+    stack: [resolved.name ?? resolved.path ?? name],
     verbose: req.verbose,
     resolveWorkflow: async (ref, cwd) => {
       const child = await resolveWorkflow(ref as string | Record<string, unknown>, {
         home: req.home,
         cwd,
       });
-      return { parsed: child.parsed, name: child.name ?? child.parsed.ir.title ?? "inline" };
+      return {
+        parsed: child.parsed,
+        name: child.name ?? child.path ?? child.parsed.ir.title ?? "inline",
+      };
     },
   });
   if (resolved.source === "library" && resolved.name) {
@@ -96,13 +101,19 @@ export function formatRunResult(r: RunResponse, home?: string): string {
   } else {
     lines.push(`✗ Workflow '${r.workflow}' failed`);
     for (const e of r.errors) {
-      const where = [e.node && `node '${e.node}'`, e.param && `param '${e.param}'`, e.line && `line ${e.line}`]
+      const where = [
+        e.node && `node '${e.node}'`,
+        e.param && `param '${e.param}'`,
+        e.line && `line ${e.line}`,
+      ]
         .filter(Boolean).join(", ");
       lines.push(`  ${where ? `${where}: ` : ""}${e.message}`);
       if (e.suggestion) lines.push(`    → ${e.suggestion}`);
     }
     if (r.checkpoint.completed_nodes.length > 0) {
-      lines.push(`  Completed: ${r.checkpoint.completed_nodes.join(", ")} — fix and re-run with --resume`);
+      lines.push(
+        `  Completed: ${r.checkpoint.completed_nodes.join(", ")} — fix and re-run with --resume`,
+      );
     }
   }
   if (!r.success && r.trace_path) {

@@ -38,9 +38,15 @@ export async function validateService(
 }
 
 const formatIssue = (i: Issue, mark: string) => {
-  const where = [i.node && `node '${i.node}'`, i.param && `param '${i.param}'`, i.line && `line ${i.line}`]
+  const where = [
+    i.node && `node '${i.node}'`,
+    i.param && `param '${i.param}'`,
+    i.line && `line ${i.line}`,
+  ]
     .filter(Boolean).join(", ");
-  return `${mark} ${where ? `[${where}] ` : ""}${i.message}${i.suggestion ? `\n    → ${i.suggestion}` : ""}`;
+  return `${mark} ${where ? `[${where}] ` : ""}${i.message}${
+    i.suggestion ? `\n    → ${i.suggestion}` : ""
+  }`;
 };
 
 export function formatValidation(r: ValidationReport): string {

@@ -1,0 +1,42 @@
+/**
+ * `deno task bench`: runs every `scripts/bench/*_bench.ts` in turn, each as its own subprocess
+ * with the `pflow` task's permission flags (so one benchmark's JIT state or leftovers cannot
+ * skew the next), and prints their output. Exits 1 if any benchmark failed.
+ */
+import { join } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+const DIR = fromFileUrl(new URL(".", import.meta.url));
+const CONFIG = fromFileUrl(new URL("../../deno.json", import.meta.url));
+/** The permission flags of the `pflow` task in deno.json. */
+const FLAGS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-net",
+  "--allow-sys",
+];
+
+const benches: string[] = [];
+for await (const e of Deno.readDir(DIR)) {
+  if (e.isFile && e.name.endsWith("_bench.ts")) benches.push(e.name);
+}
+benches.sort();
+
+let failed = 0;
+for (const name of benches) {
+  console.log(`## ${name}`);
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", `--config=${CONFIG}`, ...FLAGS, join(DIR, name)],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (code !== 0) {
+    failed++;
+    console.log(`✗ ${name} exited with code ${code}`);
+  }
+  console.log("");
+}
+console.log(`${benches.length - failed} of ${benches.length} benchmarks ran`);
+if (failed > 0) Deno.exit(1);

@@ -10,6 +10,10 @@ import { emptyRegistryFile, loadRegistryFile, type RegistryFile } from "./store.
 
 const BUILTINS = new Map<string, NodeImpl>(BUILTIN_NODES.map((n) => [n.interface.type, n]));
 
+/** Types are ASCII (`[a-z0-9-]`): a plain comparison sorts them, much faster than localeCompare. */
+const byType = (a: NodeInterface, b: NodeInterface) =>
+  a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
+
 export class Registry {
   readonly file: RegistryFile;
   /** Verbatim MCP spellings (`mcp-github-create_issue`) → node type (`mcp-github-create-issue`). */
@@ -49,8 +53,8 @@ export class Registry {
   list(opts: { includeHidden?: boolean } = {}): NodeInterface[] {
     const core = [...BUILTINS.values()].map((n) => n.interface)
       .filter((i) => opts.includeHidden || !i.hidden)
-      .sort((a, b) => a.type.localeCompare(b.type));
-    const mcp = Object.values(this.file.nodes).sort((a, b) => a.type.localeCompare(b.type));
+      .sort(byType);
+    const mcp = Object.values(this.file.nodes).sort(byType);
     return [...core, ...mcp];
   }
 

@@ -57,5 +57,6 @@ export async function saveRegistryFile(home: string, data: RegistryFile): Promis
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
-  await writeFileAtomic(path, JSON.stringify(data, null, 1) + "\n");
+  // Compact: a registry of thousands of tools loads on every command, and whitespace costs parse time.
+  await writeFileAtomic(path, JSON.stringify(data) + "\n");
 }

@@ -37,10 +37,14 @@ export class UsageError extends PflowError {
 export function reportError(err: unknown, io: CliIO, json = false): number {
   const e = toPflowError(err);
   if (json) {
-    io.stdout(JSON.stringify({
-      success: false,
-      error: { type: e.code, message: e.message, details: e.details, suggestion: e.suggestion },
-    }, null, 2));
+    io.stdout(JSON.stringify(
+      {
+        success: false,
+        error: { type: e.code, message: e.message, details: e.details, suggestion: e.suggestion },
+      },
+      null,
+      2,
+    ));
   } else {
     io.stderr(`Error: ${formatError(e)}`);
     if (io.verbose && e.cause instanceof Error && e.cause.stack) io.stderr(e.cause.stack);

@@ -75,7 +75,7 @@ export class ProcessTransport implements Transport {
   }
 
   start(): Promise<void> {
-    const { command, args, env, cwd, server } = this.#opts;
+    const { command, args, env, cwd } = this.#opts;
     let child: ChildProcess;
     try {
       // detached: the child leads a new process group, which close() signals as one.

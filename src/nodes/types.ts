@@ -42,7 +42,10 @@ export interface NodeImpl {
   run(params: Record<string, unknown>, ctx: NodeContext): Promise<NodeResult>;
 }
 
-export const ok = (outputs: Record<string, unknown>): NodeResult => ({ action: "default", outputs });
+export const ok = (outputs: Record<string, unknown>): NodeResult => ({
+  action: "default",
+  outputs,
+});
 export const fail = (error: string, outputs: Record<string, unknown> = {}): NodeResult => ({
   action: "error",
   outputs: { ...outputs, error },

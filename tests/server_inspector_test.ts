@@ -18,7 +18,19 @@ if (ignore) {
 
 async function inspect(home: string, ...args: string[]): Promise<unknown> {
   const out = await new Deno.Command(INSPECTOR, {
-    args: ["--cli", Deno.execPath(), ...DENO_FLAGS, MAIN, "mcp", "serve", ...args],
+    // The Inspector gives the server only a default environment: PFLOW_HOME goes through -e,
+    // or the server would use the real ~/.pflow.
+    args: [
+      "--cli",
+      "-e",
+      `PFLOW_HOME=${home}`,
+      Deno.execPath(),
+      ...DENO_FLAGS,
+      MAIN,
+      "mcp",
+      "serve",
+      ...args,
+    ],
     env: { PFLOW_HOME: home },
     cwd: home,
     stdout: "piped",

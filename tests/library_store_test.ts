@@ -152,6 +152,18 @@ Deno.test("list ignores temp files, lock files and stray names", () =>
     assert.equal(list[0].description, "Says hello to someone.");
   }));
 
+Deno.test("list sees a workflow edited in place between two listings", () =>
+  withHome(async (home) => {
+    await saveWorkflow(home, "hello", hello(), { lookup });
+    const path = workflowPath(home, "hello");
+    assert.equal((await listWorkflows(home))[0].description, "Says hello to someone.");
+    const text = await Deno.readTextFile(path);
+    // An in-place write (no rename), as an editor or an agent's file tool may do.
+    using file = await Deno.open(path, { write: true, truncate: true });
+    await file.write(new TextEncoder().encode(text.replace("Says hello", "Now says hello")));
+    assert.equal((await listWorkflows(home))[0].description, "Now says hello to someone.");
+  }));
+
 Deno.test("delete removes the workflow; deleting again is not_found", () =>
   withHome(async (home) => {
     await saveWorkflow(home, "hello", hello(), { lookup });

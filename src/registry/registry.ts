@@ -6,13 +6,22 @@ import type { InterfaceLookup, NodeInterface } from "../core/node_interface.ts";
 import type { NodeImpl } from "../nodes/types.ts";
 import { BUILTIN_NODES } from "../nodes/index.ts";
 import { mcpNode } from "../nodes/mcp.ts";
-import { emptyRegistryFile, loadRegistryFile, type RegistryFile } from "./store.ts";
+import { homePaths } from "../core/paths.ts";
+import {
+  emptyRegistryFile,
+  parseRegistryText,
+  readRegistryText,
+  type RegistryFile,
+} from "./store.ts";
 
 const BUILTINS = new Map<string, NodeImpl>(BUILTIN_NODES.map((n) => [n.interface.type, n]));
 
 /** Types are ASCII (`[a-z0-9-]`): a plain comparison sorts them, much faster than localeCompare. */
 const byType = (a: NodeInterface, b: NodeInterface) =>
   a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
+
+/** The last registry parsed per file, keyed by its exact text. */
+const lastLoaded = new Map<string, { text: string; registry: Registry }>();
 
 export class Registry {
   readonly file: RegistryFile;
@@ -26,9 +35,21 @@ export class Registry {
     }
   }
 
-  /** Reads `registry.json` under `home` (throws PflowError "parse" when it is corrupt). */
+  /**
+   * Reads `registry.json` under `home` (throws PflowError "parse" when it is corrupt). The file
+   * is read every time, so edits are always seen; when its text is unchanged since the last load
+   * the parsed registry is reused (a long-lived `mcp serve` would otherwise re-parse thousands of
+   * entries on every request). A Registry is never mutated, so sharing it is safe.
+   */
   static async load(home: string): Promise<Registry> {
-    return new Registry(await loadRegistryFile(home));
+    const path = homePaths(home).registry;
+    const text = await readRegistryText(home);
+    if (text === undefined) return new Registry();
+    const last = lastLoaded.get(path);
+    if (last?.text === text) return last.registry;
+    const registry = new Registry(parseRegistryText(text, path));
+    lastLoaded.set(path, { text, registry });
+    return registry;
   }
 
   /** The canonical node type for a spelling, or undefined. */

@@ -25,14 +25,24 @@ export interface RegistryFile {
 export const emptyRegistryFile = (): RegistryFile => ({ version: 1, nodes: {}, servers: {} });
 
 export async function loadRegistryFile(home: string): Promise<RegistryFile> {
-  const path = homePaths(home).registry;
-  let text: string;
+  const text = await readRegistryText(home);
+  return text === undefined
+    ? emptyRegistryFile()
+    : parseRegistryText(text, homePaths(home).registry);
+}
+
+/** The raw text of registry.json, or undefined when there is none. */
+export async function readRegistryText(home: string): Promise<string | undefined> {
   try {
-    text = await Deno.readTextFile(path);
+    return await Deno.readTextFile(homePaths(home).registry);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return emptyRegistryFile();
+    if (err instanceof Deno.errors.NotFound) return undefined;
     throw err;
   }
+}
+
+/** @throws PflowError `parse` naming the backup to restore. */
+export function parseRegistryText(text: string, path: string): RegistryFile {
   try {
     const data = JSON.parse(text) as RegistryFile;
     if (typeof data !== "object" || data === null || typeof data.nodes !== "object") {

@@ -32,8 +32,21 @@ const SECRET_PAIRS = new Set([
   "session_id",
 ]);
 
-/** `GITHUB_TOKEN`, `apiKey`, `x-api-key`, `Authorization` → true; `author`, `tokens_used`? → true (token). */
+/** Keys repeat across every node of a run: remember the verdict (bounded, cleared when full). */
+const keyVerdicts = new Map<string, boolean>();
+
+/** `GITHUB_TOKEN`, `apiKey`, `x-api-key`, `Authorization` → true; `author` → false. */
 export function isSecretKey(key: string): boolean {
+  let verdict = keyVerdicts.get(key);
+  if (verdict === undefined) {
+    if (keyVerdicts.size >= 10_000) keyVerdicts.clear();
+    verdict = hasSecretWord(key);
+    keyVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+function hasSecretWord(key: string): boolean {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()

@@ -348,17 +348,19 @@ function typeMismatch(value: unknown, spec: ParamSpec): string | undefined {
   if (typeof value === "string" && value.includes("${")) return undefined;
   if (spec.enum && !spec.enum.some((e) => e === value)) return JSON.stringify(value);
   const actual = jsonType(value);
-  const ok: Record<ValueType, (a: string) => boolean> = {
-    any: () => true,
-    string: (a) => a !== "object" && a !== "array", // numbers and booleans read fine as text
-    number: (a) => a === "number" || a === "integer" || (a === "string" && isNumeric(value)),
-    integer: (a) => a === "integer" || (a === "string" && /^-?\d+$/.test(String(value).trim())),
-    boolean: (a) => a === "boolean" || (a === "string" && /^(true|false)$/i.test(String(value))),
-    object: (a) => a === "object",
-    array: (a) => a === "array",
-  };
-  return ok[spec.type](actual) ? undefined : `${actual} ${short(value)}`;
+  return ACCEPTS[spec.type](actual, value) ? undefined : `${actual} ${short(value)}`;
 }
+
+/** Which literal values each declared type accepts (by JSON type, and strings that read as it). */
+const ACCEPTS: Record<ValueType, (actual: string, value: unknown) => boolean> = {
+  any: () => true,
+  string: (a) => a !== "object" && a !== "array", // numbers and booleans read fine as text
+  number: (a, v) => a === "number" || a === "integer" || (a === "string" && isNumeric(v)),
+  integer: (a, v) => a === "integer" || (a === "string" && /^-?\d+$/.test(String(v).trim())),
+  boolean: (a, v) => a === "boolean" || (a === "string" && /^(true|false)$/i.test(String(v))),
+  object: (a) => a === "object",
+  array: (a) => a === "array",
+};
 
 const isNumeric = (v: unknown) => typeof v === "string" && v.trim() !== "" && !isNaN(Number(v));
 const short = (v: unknown) => {

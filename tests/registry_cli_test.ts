@@ -5,6 +5,7 @@ import { main } from "../src/cli/main.ts";
 import { loadRegistryFile, saveRegistryFile } from "../src/registry/store.ts";
 import type { NodeInterface } from "../src/core/node_interface.ts";
 import { captureIO } from "./_cli.ts";
+import { runNodeService } from "../src/services/registry.ts";
 
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 
@@ -177,4 +178,16 @@ for (let n = 0; ; n++) await saveRegistryFile(Deno.args[0], { version: 1, nodes,
       const file = await loadRegistryFile(home);
       assert.equal(Object.keys(file.nodes).length, 3000);
     }
+  }));
+
+Deno.test("run-node keeps typed values from an agent and types command-line text", () =>
+  withHome(async (home) => {
+    const cached = async (id: string) =>
+      JSON.parse(await Deno.readTextFile(join(home, "cache", "node-runs", `${id}.json`)));
+    const typed = await runNodeService(home, home, "echo", { message: "42" });
+    assert.equal((await cached(typed.execution_id)).outputs.echo, "42");
+    const fromText = await runNodeService(home, home, "echo", { message: "42" }, {
+      fromText: true,
+    });
+    assert.equal((await cached(fromText.execution_id)).outputs.echo, 42);
   }));

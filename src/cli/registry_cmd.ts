@@ -59,6 +59,7 @@ export const command: Command = async (args, io) => {
       if (!type) throw new UsageError("Name the node type to run", usage);
       const r = await runNodeService(io.home, io.cwd, type, parseKeyValueArgs(kv), {
         signal: io.signal,
+        fromText: true,
       });
       print(io, f.bools.has("--json"), r, formatNodeRun);
       return r.success ? 0 : 1;

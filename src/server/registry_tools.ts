@@ -36,13 +36,6 @@ const registryDiscover = defineTool({
   },
 });
 
-/** JSON values as the `key=value` strings the run-node service types by the node's params. */
-function asArgs(parameters: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(parameters).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
-  );
-}
-
 const registryRun = defineTool({
   name: "registry_run",
   description:
@@ -60,7 +53,7 @@ const registryRun = defineTool({
     more_fields: z.number(),
   }),
   async run({ node_type, parameters }, ctx) {
-    const r = await runNodeService(ctx.home, ctx.cwd, node_type, asArgs(parameters ?? {}), {
+    const r = await runNodeService(ctx.home, ctx.cwd, node_type, parameters ?? {}, {
       signal: ctx.signal,
     });
     const shown = {

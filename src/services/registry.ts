@@ -403,13 +403,18 @@ export async function runNodeService(
   home: string,
   cwd: string,
   type: string,
-  args: Record<string, string>,
-  opts: { signal?: AbortSignal; registry?: Registry } = {},
+  args: Record<string, unknown>,
+  opts: {
+    signal?: AbortSignal;
+    registry?: Registry;
+    /** Command-line `key=value` strings: typed by the node's params (JSON for non-strings). */
+    fromText?: boolean;
+  } = {},
 ): Promise<NodeRunResult> {
   const registry = await loadRegistry(home, opts.registry);
   const iface = registry.get(type);
   if (!iface) throw unknownNode(type, registry);
-  const params = nodeParams(iface, args);
+  const params = opts.fromText ? nodeParams(iface, args as Record<string, string>) : args;
   const parsed: ParsedWorkflow = {
     ir: {
       ir_version: "0.1.0",

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { PflowError } from "../src/core/errors.ts";
 import { InputSchema, type WorkflowInput } from "../src/core/ir.ts";
-import { coerceValue, parseKeyValueArgs, resolveInputs } from "../src/runtime/inputs.ts";
+import { coerceValue, resolveInputs } from "../src/runtime/inputs.ts";
+import { parseKeyValueArgs } from "../src/cli/_flags.ts";
 
 const input = (spec: Partial<WorkflowInput> = {}): WorkflowInput => InputSchema.parse(spec);
 

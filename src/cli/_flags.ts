@@ -1,7 +1,7 @@
 /**
- * A small flag reader for the library, registry, settings and read-fields commands: known
- * boolean flags, known value flags (`--name N` or `--name=N`), everything else positional.
- * An unknown `--flag` is a UsageError that lists the known ones.
+ * The CLI's one flag reader: known boolean flags, known value flags (`--name N` or `--name=N`; a
+ * flag in both lists takes a value only with `=`, as `--resume[=TRACE]`), everything else
+ * positional. An unknown `--flag` is a UsageError that lists the known ones.
  */
 import { UsageError } from "./io.ts";
 
@@ -44,6 +44,22 @@ export function parseFlags(
         `${usage}${known ? ` (options: ${known})` : ""}`,
       );
     }
+  }
+  return out;
+}
+
+/** `["a=1", "b=x=y"]` → `{a: "1", b: "x=y"}`; an argument without `=` is a UsageError. */
+export function parseKeyValueArgs(args: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const arg of args) {
+    const eq = arg.indexOf("=");
+    if (eq <= 0) {
+      throw new UsageError(
+        `Expected key=value, got '${arg}'`,
+        "Pass inputs as name=value, e.g. pflow run wf.pflow.md repo=owner/name",
+      );
+    }
+    out[arg.slice(0, eq)] = arg.slice(eq + 1);
   }
   return out;
 }

@@ -3,8 +3,7 @@
  * each with `--json`. Thin: parsing here, everything else in services/registry.ts.
  */
 import { type CliIO, type Command, UsageError } from "./io.ts";
-import { parseFlags } from "./_flags.ts";
-import { parseKeyValueArgs } from "../runtime/inputs.ts";
+import { parseFlags, parseKeyValueArgs } from "./_flags.ts";
 import {
   describeNodesService,
   formatNodeDescription,

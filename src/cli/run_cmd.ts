@@ -3,35 +3,18 @@
  * (`✓ fetch 0.12s`), the outputs on stdout; `--json` prints one result envelope instead.
  */
 import { type Command, UsageError } from "./io.ts";
-import { toPflowError } from "../core/errors.ts";
-import { parseKeyValueArgs } from "../runtime/inputs.ts";
+import { parseFlags, parseKeyValueArgs } from "./_flags.ts";
 import { formatRunResult, runService } from "../services/run.ts";
 
+const USAGE = "Usage: pflow run FILE|NAME [key=value…] [--json] [--resume[=TRACE]]";
+
 export const runCommand: Command = async (args, io) => {
-  let json = false;
-  let resume: boolean | string = false;
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--json") json = true;
-    else if (a === "--resume") resume = true;
-    else if (a.startsWith("--resume=")) resume = a.slice("--resume=".length);
-    else if (a.startsWith("--")) {
-      throw new UsageError(`Unknown option '${a}'`, "Options: --json, --resume[=TRACE], --verbose");
-    } else rest.push(a);
-  }
-  const [workflow, ...kv] = rest;
-  if (!workflow) {
-    throw new UsageError("run needs a workflow", "Usage: pflow run FILE|NAME [key=value…]");
-  }
-  let params: Record<string, string>;
-  try {
-    params = parseKeyValueArgs(kv);
-  } catch (err) {
-    // A malformed argument is a usage mistake: exit 2, like an unknown option.
-    const e = toPflowError(err);
-    throw new UsageError(e.message, e.suggestion);
-  }
+  const flags = parseFlags(args, { bools: ["--json", "--resume"], values: ["--resume"] }, USAGE);
+  const json = flags.bools.has("--json");
+  const resume = flags.values.get("--resume") ?? flags.bools.has("--resume");
+  const [workflow, ...kv] = flags.positional;
+  if (!workflow) throw new UsageError("run needs a workflow", USAGE);
+  const params = parseKeyValueArgs(kv);
   const result = await runService({
     workflow,
     params,

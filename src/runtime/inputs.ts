@@ -1,25 +1,10 @@
 /**
- * Workflow inputs: CLI `key=value` strings coerced to the declared type (JSON for objects and
+ * Workflow inputs: `key=value` strings (from the CLI) coerced to the declared type (JSON for objects and
  * arrays), then defaults; piped stdin goes to the input marked `stdin: true`.
  */
 import type { ValueType, WorkflowInput } from "../core/ir.ts";
 import { PflowError } from "../core/errors.ts";
 import { didYouMean } from "../core/suggest.ts";
-
-/** `["a=1", "b=x=y"]` → `{a: "1", b: "x=y"}`; refuses an arg without `=`. */
-export function parseKeyValueArgs(args: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const arg of args) {
-    const eq = arg.indexOf("=");
-    if (eq <= 0) {
-      throw new PflowError("invalid_params", `Expected key=value, got '${arg}'`, {
-        suggestion: "Pass inputs as name=value, e.g. pflow run wf.pflow.md repo=owner/name",
-      });
-    }
-    out[arg.slice(0, eq)] = arg.slice(eq + 1);
-  }
-  return out;
-}
 
 export function coerceValue(name: string, value: unknown, type: ValueType): unknown {
   if (typeof value !== "string" || type === "string" || type === "any") return value;

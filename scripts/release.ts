@@ -11,6 +11,7 @@
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readExampleFiles, renderExamplesModule } from "./embed_examples.ts";
+import { taskPermissionFlags } from "./permission_flags.ts";
 
 export const TARGETS = [
   "x86_64-unknown-linux-gnu",
@@ -23,20 +24,8 @@ export const TARGETS = [
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** The `--allow-*` flags of deno.json's `compile` task: the release permission profile. */
-export async function compilePermissionFlags(
-  configPath = join(root, "deno.json"),
-): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(configPath)) as {
-    tasks?: Record<string, string | { command: string }>;
-  };
-  const task = config.tasks?.compile;
-  const command = typeof task === "string" ? task : task?.command;
-  if (!command) throw new Error(`${configPath} has no "compile" task`);
-  const flags = command.split(/\s+/).filter((t) => t.startsWith("--allow-"));
-  if (flags.length === 0) {
-    throw new Error(`the "compile" task in ${configPath} has no --allow-* flags`);
-  }
-  return flags;
+export function compilePermissionFlags(configPath?: string): string[] {
+  return taskPermissionFlags("compile", configPath);
 }
 
 /** The `deno compile` arguments for one target. */
@@ -91,7 +80,7 @@ async function main(args: string[]): Promise<number> {
   const { version } = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))) as {
     version: string;
   };
-  const flags = await compilePermissionFlags();
+  const flags = compilePermissionFlags();
   const outputs: string[] = [];
   for (const target of targets.length ? targets : TARGETS) {
     const compile = compileArgs(target, version, flags);

@@ -9,18 +9,11 @@ import { Client } from "../src/mcp/sdk_client.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { structuredErrorOf, type ToolError } from "../src/server/errors.ts";
+import { PFLOW_FLAGS } from "../scripts/permission_flags.ts";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const MAIN = join(ROOT, "main.ts");
-export const DENO_FLAGS = [
-  "run",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net",
-  "--allow-sys",
-];
+export const DENO_FLAGS = ["run", ...PFLOW_FLAGS];
 
 export interface Served {
   client: Client;

@@ -7,19 +7,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../src/cli/main.ts";
 import { captureIO, HELLO_MD } from "./_cli.ts";
+import { PFLOW_FLAGS } from "../scripts/permission_flags.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = join(ROOT, "main.ts");
 const FIXTURES = join(ROOT, "tests", "fixtures", "workflows");
-/** The flags of the `pflow` task in deno.json. */
-const PFLOW_FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net",
-  "--allow-sys",
-];
 
 /** Runs `fn` with a fresh temp dir used as PFLOW_HOME and as the user's cwd. */
 async function withHome(fn: (home: string) => Promise<void>): Promise<void> {

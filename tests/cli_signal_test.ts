@@ -7,16 +7,9 @@ import { join } from "node:path";
 import { saveServersConfig } from "../src/mcp/config.ts";
 import { syncServers } from "../src/services/mcp.ts";
 import { fixtureServer, groupGone, tempHome } from "./fixtures/mcp/helpers.ts";
+import { PFLOW_FLAGS } from "../scripts/permission_flags.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net",
-  "--allow-sys",
-];
 
 /** Pids of live processes whose command line holds `marker`. */
 function pidsWith(marker: string): number[] {
@@ -51,7 +44,7 @@ Deno.test("SIGINT during a hanging MCP call exits 130 and leaves no server proce
         "- type: mcp-hang-echo\n- message: hi\n",
     );
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...FLAGS, MAIN, "run", wf],
+      args: ["run", ...PFLOW_FLAGS, MAIN, "run", wf],
       env: { PFLOW_HOME: home },
       stdin: "null",
       stdout: "piped",

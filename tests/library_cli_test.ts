@@ -4,17 +4,10 @@ import { join } from "node:path";
 import { main } from "../src/cli/main.ts";
 import { splitFrontmatter } from "../src/core/markdown.ts";
 import { captureIO, HELLO_MD } from "./_cli.ts";
+import { PFLOW_FLAGS } from "../scripts/permission_flags.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-const FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net",
-  "--allow-sys",
-];
 
 async function withDirs(fn: (home: string, cwd: string) => Promise<void>) {
   const root = await Deno.makeTempDir();
@@ -135,7 +128,7 @@ Deno.test("a real pflow process saves and lists a workflow (round trip)", () =>
   withDirs(async (home, cwd) => {
     const run = (...args: string[]) =>
       new Deno.Command(Deno.execPath(), {
-        args: ["run", "--config", CONFIG, ...FLAGS, MAIN, ...args],
+        args: ["run", "--config", CONFIG, ...PFLOW_FLAGS, MAIN, ...args],
         cwd,
         env: { PFLOW_HOME: home },
         stdout: "piped",

@@ -48,7 +48,7 @@ async function place(): Promise<Place> {
 
 /** `deno run <compile flags> pflow.js …`, started in p.work, outside the source tree. */
 async function pflowCommand(p: Place, args: string[], piped = false): Promise<Deno.Command> {
-  const flags = await compilePermissionFlags();
+  const flags = compilePermissionFlags();
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", "--no-config", ...flags, await bundle(), ...args],
     cwd: p.work,

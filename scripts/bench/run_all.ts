@@ -5,18 +5,10 @@
  */
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { PFLOW_FLAGS } from "../permission_flags.ts";
 
 const DIR = fromFileUrl(new URL(".", import.meta.url));
 const CONFIG = fromFileUrl(new URL("../../deno.json", import.meta.url));
-/** The permission flags of the `pflow` task in deno.json. */
-const FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net",
-  "--allow-sys",
-];
 
 const benches: string[] = [];
 for await (const e of Deno.readDir(DIR)) {
@@ -28,7 +20,7 @@ let failed = 0;
 for (const name of benches) {
   console.log(`## ${name}`);
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", `--config=${CONFIG}`, ...FLAGS, join(DIR, name)],
+    args: ["run", "--quiet", `--config=${CONFIG}`, ...PFLOW_FLAGS, join(DIR, name)],
     stdout: "inherit",
     stderr: "inherit",
   }).output();

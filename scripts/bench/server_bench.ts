@@ -10,17 +10,10 @@ import { fileURLToPath } from "node:url";
 import { Client } from "../../src/mcp/sdk_client.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { PFLOW_FLAGS } from "../permission_flags.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const FLAGS = [
-  "run",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-net",
-  "--allow-sys",
-];
+const FLAGS = ["run", ...PFLOW_FLAGS];
 const ROUNDS = 10;
 const CALLS = 200;
 

@@ -33,6 +33,17 @@ export class UsageError extends PflowError {
   }
 }
 
+/** Prints a service result: its one text form for people, or `{success: true, …}` with --json. */
+export function printResult<T>(
+  io: CliIO,
+  json: boolean,
+  result: T,
+  format: (r: T) => string,
+): number {
+  io.stdout(json ? JSON.stringify({ success: true, ...result }, null, 2) : format(result));
+  return EXIT_OK;
+}
+
 /** Prints an error for people (or as JSON) and returns its exit code. Never a stack unless verbose. */
 export function reportError(err: unknown, io: CliIO, json = false): number {
   const e = toPflowError(err);

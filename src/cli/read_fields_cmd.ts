@@ -2,7 +2,7 @@
  * `pflow read-fields ID PATH… [--json]`: chosen values from a cached single-node run
  * (`pflow registry run`). The id is validated before it touches a path.
  */
-import { type Command, UsageError } from "./io.ts";
+import { type Command, printResult, UsageError } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import { formatReadFields, readFieldsService } from "../services/registry.ts";
 
@@ -14,8 +14,6 @@ export const command: Command = async (args, io) => {
   if (!id) throw new UsageError("read-fields needs an execution id", USAGE);
   if (!paths.length) throw new UsageError("read-fields needs at least one PATH", USAGE);
   const r = await readFieldsService(io.home, id, paths);
-  io.stdout(
-    f.bools.has("--json") ? JSON.stringify({ success: true, ...r }, null, 2) : formatReadFields(r),
-  );
+  printResult(io, f.bools.has("--json"), r, formatReadFields);
   return r.fields.every((x) => x.found) ? 0 : 1;
 };

@@ -2,7 +2,7 @@
  * `pflow registry list [keywords] | describe NODE… | search KEYWORDS… | run NODE key=value…`,
  * each with `--json`. Thin: parsing here, everything else in services/registry.ts.
  */
-import { type CliIO, type Command, UsageError } from "./io.ts";
+import { type Command, printResult, UsageError } from "./io.ts";
 import { parseFlags, parseKeyValueArgs } from "./_flags.ts";
 import {
   describeNodesService,
@@ -18,11 +18,6 @@ import {
 const USAGE = "Usage: pflow registry list [KEYWORDS…] | describe NODE… | search KEYWORDS… | " +
   "run NODE [key=value…]";
 
-function print<T>(io: CliIO, json: boolean, result: T, format: (r: T) => string): number {
-  io.stdout(json ? JSON.stringify({ success: true, ...result }, null, 2) : format(result));
-  return 0;
-}
-
 export const command: Command = async (args, io) => {
   const [sub, ...rest] = args;
   switch (sub) {
@@ -30,14 +25,14 @@ export const command: Command = async (args, io) => {
     case "ls": {
       const f = parseFlags(rest, { bools: ["--json"] }, "Usage: pflow registry list [KEYWORDS…]");
       const r = await listNodesService(io.home, { keywords: f.positional });
-      return print(io, f.bools.has("--json"), r, formatNodeList);
+      return printResult(io, f.bools.has("--json"), r, formatNodeList);
     }
     case "describe": {
       const usage = "Usage: pflow registry describe NODE…";
       const f = parseFlags(rest, { bools: ["--json"] }, usage);
       if (!f.positional.length) throw new UsageError("Name at least one node type", usage);
       const r = await describeNodesService(io.home, f.positional);
-      return print(io, f.bools.has("--json"), r, formatNodeDescription);
+      return printResult(io, f.bools.has("--json"), r, formatNodeDescription);
     }
     case "search": {
       const usage = "Usage: pflow registry search KEYWORDS…";
@@ -49,7 +44,7 @@ export const command: Command = async (args, io) => {
         throw new UsageError(`--limit must be a positive integer, got '${limitText}'`, usage);
       }
       const r = await searchNodesService(io.home, f.positional, { limit });
-      return print(io, f.bools.has("--json"), r, formatNodeSearch);
+      return printResult(io, f.bools.has("--json"), r, formatNodeSearch);
     }
     case "run": {
       const usage = "Usage: pflow registry run NODE [key=value…]";
@@ -60,7 +55,7 @@ export const command: Command = async (args, io) => {
         signal: io.signal,
         fromText: true,
       });
-      print(io, f.bools.has("--json"), r, formatNodeRun);
+      printResult(io, f.bools.has("--json"), r, formatNodeRun);
       return r.success ? 0 : 1;
     }
     case undefined:

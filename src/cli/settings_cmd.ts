@@ -2,7 +2,7 @@
  * `pflow settings show | set-env KEY VALUE | unset-env KEY | list-env [--show-values]`, each with
  * `--json`. Values are masked unless --show-values. Thin over services/settings.ts.
  */
-import { type CliIO, type Command, UsageError } from "./io.ts";
+import { type Command, printResult, UsageError } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import {
   formatEnvChange,
@@ -17,17 +17,12 @@ import {
 const USAGE =
   "Usage: pflow settings show | set-env KEY VALUE | unset-env KEY | list-env [--show-values]";
 
-function print<T>(io: CliIO, json: boolean, result: T, format: (r: T) => string): number {
-  io.stdout(json ? JSON.stringify({ success: true, ...result }, null, 2) : format(result));
-  return 0;
-}
-
 export const command: Command = async (args, io) => {
   const [sub, ...rest] = args;
   switch (sub) {
     case "show": {
       const f = parseFlags(rest, { bools: ["--json"] }, "Usage: pflow settings show");
-      return print(
+      return printResult(
         io,
         f.bools.has("--json"),
         await showSettingsService(io.home),
@@ -39,7 +34,7 @@ export const command: Command = async (args, io) => {
       const f = parseFlags(rest, { bools: ["--json"] }, usage);
       if (f.positional.length !== 2) throw new UsageError("set-env needs KEY and VALUE", usage);
       const [key, value] = f.positional;
-      return print(
+      return printResult(
         io,
         f.bools.has("--json"),
         await setEnvService(io.home, key, value),
@@ -50,7 +45,7 @@ export const command: Command = async (args, io) => {
       const usage = "Usage: pflow settings unset-env KEY";
       const f = parseFlags(rest, { bools: ["--json"] }, usage);
       if (f.positional.length !== 1) throw new UsageError("unset-env needs KEY", usage);
-      return print(
+      return printResult(
         io,
         f.bools.has("--json"),
         await unsetEnvService(io.home, f.positional[0]),
@@ -64,7 +59,7 @@ export const command: Command = async (args, io) => {
         throw new UsageError(`Unexpected argument '${f.positional[0]}'`, usage);
       }
       const r = await listEnvService(io.home, { showValues: f.bools.has("--show-values") });
-      return print(io, f.bools.has("--json"), r, formatEnvList);
+      return printResult(io, f.bools.has("--json"), r, formatEnvList);
     }
     case undefined:
     case "--help":

@@ -3,7 +3,7 @@
  * [--delete-draft] | delete NAME [--draft] | history NAME`, each with `--json`. Thin: parsing
  * here, everything else in services/workflows.ts.
  */
-import { type CliIO, type Command, UsageError } from "./io.ts";
+import { type Command, printResult, UsageError } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import {
   deleteWorkflowService,
@@ -20,11 +20,6 @@ import {
 
 const USAGE = "Usage: pflow workflow list [KEYWORDS…] | describe NAME|FILE | " +
   "save FILE --name NAME [--force] [--delete-draft] | delete NAME [--draft] | history NAME";
-
-function print<T>(io: CliIO, json: boolean, result: T, format: (r: T) => string): number {
-  io.stdout(json ? JSON.stringify({ success: true, ...result }, null, 2) : format(result));
-  return 0;
-}
 
 function one(positional: string[], what: string, usage: string): string {
   if (positional.length !== 1) {
@@ -50,7 +45,7 @@ export const command: Command = async (args, io) => {
         keywords: f.positional,
         kind: f.bools.has("--drafts") ? "draft" : "workflow",
       });
-      return print(io, f.bools.has("--json"), r, formatWorkflowList);
+      return printResult(io, f.bools.has("--json"), r, formatWorkflowList);
     }
     case "describe":
     case "show": {
@@ -61,7 +56,7 @@ export const command: Command = async (args, io) => {
         io.cwd,
         one(f.positional, "workflow name or file", usage),
       );
-      return print(io, f.bools.has("--json"), r, formatWorkflowDescription);
+      return printResult(io, f.bools.has("--json"), r, formatWorkflowDescription);
     }
     case "save": {
       const usage = "Usage: pflow workflow save FILE|DRAFT --name NAME [--force] [--delete-draft]";
@@ -78,7 +73,7 @@ export const command: Command = async (args, io) => {
         force: f.bools.has("--force"),
         deleteDraft: f.bools.has("--delete-draft"),
       });
-      return print(io, f.bools.has("--json"), r, formatWorkflowSave);
+      return printResult(io, f.bools.has("--json"), r, formatWorkflowSave);
     }
     case "delete":
     case "rm": {
@@ -87,13 +82,13 @@ export const command: Command = async (args, io) => {
       const r = await deleteWorkflowService(io.home, one(f.positional, "workflow name", usage), {
         kind: f.bools.has("--draft") ? "draft" : "workflow",
       });
-      return print(io, f.bools.has("--json"), r, formatWorkflowDelete);
+      return printResult(io, f.bools.has("--json"), r, formatWorkflowDelete);
     }
     case "history": {
       const usage = "Usage: pflow workflow history NAME";
       const f = parseFlags(rest, { bools: ["--json"] }, usage);
       const r = await workflowHistoryService(io.home, one(f.positional, "workflow name", usage));
-      return print(io, f.bools.has("--json"), r, formatWorkflowHistory);
+      return printResult(io, f.bools.has("--json"), r, formatWorkflowHistory);
     }
     case undefined:
     case "--help":

@@ -358,3 +358,19 @@ Deno.test("validate: no file is a usage error, exit 2", async () => {
     assert.match(r.stderr, /Usage: pflow validate/);
   });
 });
+
+Deno.test("an unknown command that is a saved workflow's name points to pflow run", () =>
+  withHome(async (home) => {
+    const path = await write(home, "hello.pflow.md", HELLO_MD);
+    assert.equal((await pflowIn(home, ["workflow", "save", path, "--name", "hello"])).code, 0);
+    const r = await pflowIn(home, ["hello"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /use 'pflow run hello'/);
+  }));
+
+Deno.test("a misspelt command suggests the close one", () =>
+  withHome(async (home) => {
+    const r = await pflowIn(home, ["valdate", "x.pflow.md"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /Did you mean 'validate'\?/);
+  }));

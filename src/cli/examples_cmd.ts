@@ -8,6 +8,7 @@ import { closestMatches } from "../core/suggest.ts";
 import { EXAMPLES } from "../examples.ts";
 import { type Command, UsageError } from "./io.ts";
 import { runCommand } from "./run_cmd.ts";
+import { descriptionFromBody } from "../library/store.ts";
 
 /** The embedded text of one example. @throws PflowError `not_found` naming the examples. */
 export function exampleText(name: string): string {
@@ -23,9 +24,10 @@ export function exampleText(name: string): string {
 }
 
 /** The first line after the title: what the example does. */
+/** The description's first sentence, on one line. */
 function summary(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim());
-  return lines.find((l, i) => i > 0 && l !== "" && !l.startsWith("#")) ?? "";
+  const description = descriptionFromBody(text);
+  return description.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? description;
 }
 
 export const command: Command = (args, io) => {

@@ -17,6 +17,9 @@ import { command as serveCommand } from "./serve_cmd.ts";
 import { command as doctorCommand } from "./doctor_cmd.ts";
 import { command as examplesCommand } from "./examples_cmd.ts";
 import denoJson from "../../deno.json" with { type: "json" };
+import { isValidName } from "../library/names.ts";
+import { workflowExists } from "../library/store.ts";
+import { didYouMean } from "../core/suggest.ts";
 
 export const VERSION: string = denoJson.version;
 
@@ -113,7 +116,7 @@ export async function main(argv: string[], io?: CliIO): Promise<number> {
   }
   const command = COMMANDS[name] ?? (isWorkflowPath(name) ? runCommand : undefined);
   if (!command) {
-    cli.stderr(`Error: unknown command '${name}'\n  → Run 'pflow --help' to see the commands`);
+    cli.stderr(`Error: unknown command '${name}'\n  → ${await unknownCommandHint(name, cli.home)}`);
     return EXIT_USAGE;
   }
   const commandArgs = command === runCommand && !(name in COMMANDS) ? args : rest;
@@ -128,6 +131,14 @@ export async function main(argv: string[], io?: CliIO): Promise<number> {
   } finally {
     for (const [s, fn] of listeners) Deno.removeSignalListener(s, fn);
   }
+}
+
+/** A close command, or `pflow run NAME` when a saved workflow has that name. */
+async function unknownCommandHint(name: string, home: string): Promise<string> {
+  if (isValidName(name) && await workflowExists(home, name).catch(() => false)) {
+    return `To run the saved workflow, use 'pflow run ${name}'`;
+  }
+  return didYouMean(name, Object.keys(COMMANDS)) ?? "Run 'pflow --help' to see the commands";
 }
 
 async function runSafely(command: Command, args: string[], io: CliIO): Promise<number> {

@@ -2,19 +2,10 @@
 import assert from "node:assert/strict";
 import { shellNode } from "../src/nodes/shell.ts";
 import { testContext } from "./_node_context.ts";
+import { pidGone } from "./fixtures/mcp/helpers.ts";
 
-/** Alive = `kill -0` reaches it and it is not a zombie (dead, only waiting to be reaped). */
-function processAlive(pid: number): boolean {
-  const { code } = new Deno.Command("kill", { args: ["-0", String(pid)], stderr: "null" })
-    .outputSync();
-  if (code !== 0) return false;
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
+/** Alive and not a zombie (dead, only waiting to be reaped). */
+const processAlive = (pid: number) => !pidGone(pid);
 
 Deno.test("shell: stdout, stderr and exit code 0 end with the default action", async () => {
   const r = await shellNode.run({ command: "echo out; echo err >&2" }, testContext());
@@ -184,4 +175,56 @@ Deno.test("shell: sh refused by Deno permissions names the --allow-run flag", as
   const r = JSON.parse(new TextDecoder().decode(stdout));
   assert.equal(r.action, "error");
   assert.match(r.error, /--allow-run=sh/);
+});
+
+Deno.test("shell: under an --allow-run allowlist a timeout still ends grandchildren", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const pidFile = `${dir}/pid`;
+    // Deno refuses kill(-pgid) under an allowlist: the shell itself must pass the signal on.
+    const script = `
+      import { shellNode } from ${
+      JSON.stringify(new URL("../src/nodes/shell.ts", import.meta.url).href)
+    };
+      const r = await shellNode.run(
+        { command: ${JSON.stringify(`sleep 300 & echo $! > ${pidFile}; wait`)}, timeout: 0.5 },
+        { nodeId: "n", env: {}, signal: new AbortController().signal, cwd: "/", stack: [],
+          mcp: {} as never, runWorkflow: {} as never, log() {} },
+      );
+      console.log(JSON.stringify(r));
+    `;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-check", "--allow-read", "--allow-env", "--allow-run=sh", "-"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(script));
+    await w.close();
+    const { stdout, stderr } = await child.output();
+    const r = JSON.parse(new TextDecoder().decode(stdout) || new TextDecoder().decode(stderr));
+    assert.match(r.error ?? "", /Command timed out after 0.5s/);
+    const grandchild = Number((await Deno.readTextFile(pidFile)).trim());
+    assert.ok(grandchild > 0);
+    assert.equal(processAlive(grandchild), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("shell: the command sees no positional parameters and keeps its own exit code", async () => {
+  const r = await shellNode.run(
+    { command: 'echo "[$#][$1]"; exit 7', ignore_errors: true },
+    testContext(),
+  );
+  assert.equal(r.outputs.stdout, "[0][]\n");
+  assert.equal(r.outputs.exit_code, 7);
+});
+
+Deno.test("shell: a syntax error in the command is a non-zero exit with sh's message", async () => {
+  const r = await shellNode.run({ command: "if then fi (" }, testContext());
+  assert.equal(r.action, "error");
+  assert.equal(r.outputs.exit_code, 2);
+  assert.match(String(r.outputs.stderr), /[Ss]yntax error/);
 });

@@ -11,6 +11,24 @@ import { readParams } from "./_params.ts";
 import { resolvePath } from "./_paths.ts";
 import { fail, type NodeContext, type NodeImpl, type NodeResult, ok } from "./types.ts";
 
+/**
+ * What `sh -c` runs: the command (passed as $1, run by eval, so its text is never re-quoted) in a
+ * background subshell that keeps stdin, and a TERM trap that passes the signal on to the whole
+ * process group. Deno refuses `kill(-pgid)` under an --allow-run allowlist; signalling only `sh`
+ * then still ends everything the command started. `wait` returns the command's exit status.
+ */
+const GROUP_GUARD = [
+  "trap 'trap - TERM; kill -TERM 0' TERM",
+  "__pflow_command=$1",
+  "shift",
+  // A background job's stdin is /dev/null unless redirected; dash ignores `<&0`, so use fd 3.
+  "exec 3<&0",
+  '{ eval "$__pflow_command"',
+  "} <&3 3<&- &",
+  "exec 3<&-",
+  "wait $!",
+].join("\n");
+
 /** How long a process group gets to exit after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 2000;
 /** How many trailing stderr lines a failure message quotes. */
@@ -68,7 +86,7 @@ async function runShell(raw: Record<string, unknown>, ctx: NodeContext): Promise
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("sh", {
-      args: ["-c", command],
+      args: ["-c", GROUP_GUARD, "sh", command],
       cwd,
       env: childEnv(ctx.env, envParam(p.env)),
       clearEnv: true,
@@ -164,7 +182,7 @@ function spawnFailure(err: unknown, cwd: string): NodeResult {
 }
 
 /** Signals the child's whole process group; under an --allow-run allowlist Deno refuses
- * `kill(-pgid)`, so fall back to the child itself (its descendants may then survive). */
+ * `kill(-pgid)`, so signal `sh` itself, whose GROUP_GUARD trap passes SIGTERM to the group. */
 function killGroup(child: Deno.ChildProcess, signal: Deno.Signal): void {
   try {
     Deno.kill(-child.pid, signal);

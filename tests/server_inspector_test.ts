@@ -24,6 +24,8 @@ async function inspect(home: string, ...args: string[]): Promise<unknown> {
       "--cli",
       "-e",
       `PFLOW_HOME=${home}`,
+      // Deno's own cache, when moved, must follow too (else the server downloads everything).
+      ...(Deno.env.get("DENO_DIR") ? ["-e", `DENO_DIR=${Deno.env.get("DENO_DIR")}`] : []),
       Deno.execPath(),
       ...DENO_FLAGS,
       MAIN,

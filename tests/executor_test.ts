@@ -608,3 +608,17 @@ Deno.test("an abort while a node runs cancels that node and fails the run at it"
     assert.match(r.errors[0].message, /cancelled/);
   });
 });
+
+Deno.test("a trace that cannot be written is a warning, not a failed run", async () => {
+  await withHome(async (home) => {
+    // A file where the debug folder should be: the trace's mkdir fails.
+    await Deno.writeTextFile(join(home, "debug"), "not a folder");
+    const r = await run(
+      fromIR({ nodes: [{ id: "a", type: "echo", params: { message: "hi" } }] }),
+      home,
+    );
+    assert.equal(r.status, "success");
+    assert.equal(r.trace_path, undefined);
+    assert.equal(r.warnings.at(-1)?.code, "trace_not_written");
+  });
+});

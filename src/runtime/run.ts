@@ -146,6 +146,7 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
     nodes,
   };
   if (opts.writeTrace !== false) {
+    // A trace that cannot be written (a read-only home, a full disk) must not undo the run.
     result.trace_path = await writeTrace(opts.home, {
       workflow: name,
       status,
@@ -156,7 +157,14 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
       errors,
       outputs,
       checkpoint,
-    }, redactor);
+    }, redactor).catch((err) => {
+      result.warnings = [...result.warnings, {
+        code: "trace_not_written",
+        message: `The trace could not be written: ${toPflowError(err).message}`,
+        suggestion: "Check that PFLOW_HOME/debug is writable",
+      }];
+      return undefined;
+    });
   }
   // Nothing leaves a run with a secret in it.
   return {

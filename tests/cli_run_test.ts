@@ -374,3 +374,16 @@ Deno.test("a misspelt command suggests the close one", () =>
     assert.equal(r.code, 2);
     assert.match(r.stderr, /Did you mean 'validate'\?/);
   }));
+
+Deno.test("run prints validation warnings on stderr, output still on stdout", () =>
+  withHome(async (home) => {
+    const path = await write(
+      home,
+      "w.pflow.md",
+      "# W\n\nWarns.\n\n## Steps\n\n### a\n\nSays hi.\n\n- type: echo\n- message: hi\n- mesage: typo\n",
+    );
+    const r = await pflowIn(home, ["run", path]);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /⚠ a: .*no param 'mesage'.*Did you mean 'message'/);
+    assert.doesNotMatch(r.stdout, /⚠/);
+  }));

@@ -33,6 +33,13 @@ export const runCommand: Command = async (args, io) => {
       );
     },
   });
+  if (!json) {
+    for (const w of result.warnings) {
+      io.stderr(
+        `⚠ ${w.node ? `${w.node}: ` : ""}${w.message}${w.suggestion ? ` (${w.suggestion})` : ""}`,
+      );
+    }
+  }
   if (json) {
     const { success, status, outputs, errors, checkpoint, trace_path, duration_ms, nodes } = result;
     io.stdout(JSON.stringify(

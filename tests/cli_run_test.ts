@@ -212,12 +212,12 @@ Deno.test("run: an unknown option is a usage error, exit 2", async () => {
 
 Deno.test("run: without --verbose an unexpected error shows no stack; with it, it does", async () => {
   await withHome(async (home) => {
-    // A directory where the trace file must go: writing the trace fails unexpectedly.
+    // A corrupt settings.json: the run cannot even start.
     await write(home, "hello.pflow.md", HELLO_MD);
-    await Deno.writeTextFile(join(home, "debug"), "not a directory");
+    await Deno.writeTextFile(join(home, "settings.json"), "{not json");
     const quiet = await pflowIn(home, ["run", "hello.pflow.md", "who=x"]);
     assert.equal(quiet.code, 1);
-    assert.match(quiet.stderr, /^Error: .*debug/m);
+    assert.match(quiet.stderr, /^Error: settings\.json is not valid JSON/m);
     assert.doesNotMatch(quiet.stderr, /\n\s+at /);
     const loud = await pflowIn(home, ["run", "hello.pflow.md", "who=x"], { verbose: true });
     assert.match(loud.stderr, /\n\s+at /);

@@ -6,19 +6,7 @@ import { pathToFileURL } from "node:url";
 import { pflowHome } from "../core/paths.ts";
 import { type CliIO, type Command, EXIT_FAILURE, EXIT_USAGE, reportError } from "./io.ts";
 import { formatError, toPflowError } from "../core/errors.ts";
-import { runCommand } from "./run_cmd.ts";
-import { validateCommand } from "./validate_cmd.ts";
-import { command as workflowCommand } from "./workflow_cmd.ts";
-import { command as registryCommand } from "./registry_cmd.ts";
-import { command as settingsCommand } from "./settings_cmd.ts";
-import { command as readFieldsCommand } from "./read_fields_cmd.ts";
-import { command as mcpCommand } from "./mcp_cmd.ts";
-import { command as serveCommand } from "./serve_cmd.ts";
-import { command as doctorCommand } from "./doctor_cmd.ts";
-import { command as examplesCommand } from "./examples_cmd.ts";
 import denoJson from "../../deno.json" with { type: "json" };
-import { isValidName } from "../library/names.ts";
-import { workflowExists } from "../library/store.ts";
 import { didYouMean } from "../core/suggest.ts";
 
 export const VERSION: string = denoJson.version;
@@ -42,18 +30,29 @@ Usage:
 Options: --verbose (stack traces, server stderr), --version, --help
 Files live under PFLOW_HOME (now: ${"${PFLOW_HOME}"}).`;
 
+/**
+ * A command whose module loads when it runs: each command group pulls in its own dependencies
+ * (the MCP SDK, YAML, zod…), and `pflow --version` or `pflow run` should not pay for all of them.
+ */
+const lazy = (load: () => Promise<Command>): Command => async (args, io) =>
+  (await load())(args, io);
+
+const runCommand = lazy(async () => (await import("./run_cmd.ts")).runCommand);
+const mcpCommand = lazy(async () => (await import("./mcp_cmd.ts")).command);
+const serveCommand = lazy(async () => (await import("./serve_cmd.ts")).command);
+
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
-  validate: validateCommand,
-  workflow: workflowCommand,
-  registry: registryCommand,
-  "read-fields": readFieldsCommand,
-  settings: settingsCommand,
+  validate: lazy(async () => (await import("./validate_cmd.ts")).validateCommand),
+  workflow: lazy(async () => (await import("./workflow_cmd.ts")).command),
+  registry: lazy(async () => (await import("./registry_cmd.ts")).command),
+  "read-fields": lazy(async () => (await import("./read_fields_cmd.ts")).command),
+  settings: lazy(async () => (await import("./settings_cmd.ts")).command),
   mcp: (args, io) => args[0] === "serve" ? serveCommand(args.slice(1), io) : mcpCommand(args, io),
   serve: (args, io) => args[0] === "mcp" ? serveCommand(args.slice(1), io) : serveCommand(args, io),
   sync: (args, io) => mcpCommand(["sync", "--all", ...args], io),
-  doctor: doctorCommand,
-  examples: examplesCommand,
+  doctor: lazy(async () => (await import("./doctor_cmd.ts")).command),
+  examples: lazy(async () => (await import("./examples_cmd.ts")).command),
 };
 
 /** Looks like a workflow file rather than a command: `pflow ./x.pflow.md a=1`. */
@@ -135,6 +134,8 @@ export async function main(argv: string[], io?: CliIO): Promise<number> {
 
 /** A close command, or `pflow run NAME` when a saved workflow has that name. */
 async function unknownCommandHint(name: string, home: string): Promise<string> {
+  const { isValidName } = await import("../library/names.ts");
+  const { workflowExists } = await import("../library/store.ts");
   if (isValidName(name) && await workflowExists(home, name).catch(() => false)) {
     return `To run the saved workflow, use 'pflow run ${name}'`;
   }

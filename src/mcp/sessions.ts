@@ -13,19 +13,9 @@ import { resultText, resultValue } from "./result.ts";
 import { type CallToolResult, ErrorCode, McpError } from "./sdk_client.ts";
 import { withStderr } from "./stdio_transport.ts";
 import type { McpCallOptions, McpSessions, McpToolResult } from "./types.ts";
+import type { McpSessionsOptions } from "./lazy_sessions.ts";
 
-export interface McpSessionsOptions {
-  home: string;
-  secrets: Record<string, string>;
-  /** Server stderr and warnings also go to pflow's stderr. */
-  verbose?: boolean;
-  /** Server lines (stderr, stdout noise) that arrive outside a call, and warnings: for the trace. */
-  onLog?: (line: string) => void;
-  /** After SIGTERM, how long a server group gets before SIGKILL (default 2000 ms). */
-  killGraceMs?: number;
-  /** Used instead of reading mcp-servers.json (tests, the MCP server's try-a-node). */
-  servers?: McpServersConfig;
-}
+export type { McpSessionsOptions };
 
 const JSONRPC_NAMES: Record<number, string> = {
   [-32700]: "Parse error",

@@ -20,7 +20,7 @@ import { resolveTemplates, TemplateError } from "../core/template.ts";
 import { type Issue, validateWorkflow } from "../core/validator.ts";
 import { isRawParam, type NodeInterface } from "../core/node_interface.ts";
 import type { McpSessions } from "../mcp/types.ts";
-import { createMcpSessions } from "../mcp/sessions.ts";
+import { lazyMcpSessions } from "../mcp/lazy_sessions.ts";
 import { resolveMcpType } from "../mcp/resolve.ts";
 import type { NodeContext, NodeResult } from "../nodes/types.ts";
 import { Registry } from "../registry/registry.ts";
@@ -113,7 +113,7 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
   const ownMcp = !opts.mcp;
   const nodeLogs: string[] = [];
   const mcp = opts.mcp ??
-    createMcpSessions({
+    lazyMcpSessions({
       home: opts.home,
       secrets,
       verbose: opts.verbose,

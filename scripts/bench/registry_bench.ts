@@ -6,7 +6,7 @@
  */
 import type { NodeInterface } from "../../src/core/node_interface.ts";
 import { Registry } from "../../src/registry/registry.ts";
-import { saveRegistryFile } from "../../src/registry/store.ts";
+import { parseRegistryText, saveRegistryFile } from "../../src/registry/store.ts";
 import { searchNodes } from "../../src/registry/search.ts";
 
 const N = 2000;
@@ -49,10 +49,20 @@ try {
   const path = `${home}/registry.json`;
 
   const parseMs = await time(async () => JSON.parse(await Deno.readTextFile(path)), 30);
-  const loadMs = await time(async () => (await Registry.load(home)).list(), 30);
+  // Cold: what every CLI command pays (read, parse, build the view). Warm: a long-lived
+  // `mcp serve` whose registry.json did not change (read and compare only).
+  const coldMs = await time(
+    async () => new Registry(parseRegistryText(await Deno.readTextFile(path), path)).list(),
+    30,
+  );
+  const warmMs = await time(async () => (await Registry.load(home)).list(), 30);
   console.log(
-    `registry load, ${N} MCP entries: ${loadMs.toFixed(2)} ms (goal < 10 ms); ` +
-      `${(loadMs / parseMs).toFixed(2)}× a bare read+JSON.parse (${parseMs.toFixed(2)} ms)`,
+    `registry load, ${N} MCP entries, cold: ${coldMs.toFixed(2)} ms (goal < 10 ms); ` +
+      `${(coldMs / parseMs).toFixed(2)}× a bare read+JSON.parse (${parseMs.toFixed(2)} ms)`,
+  );
+  console.log(
+    `registry load, ${N} MCP entries, warm (file unchanged): ${warmMs.toFixed(2)} ms; ` +
+      `${(warmMs / parseMs).toFixed(2)}× the bare read+parse`,
   );
 
   const all = (await Registry.load(home)).list();

@@ -9,7 +9,7 @@ import { deleteWorkflow, loadWorkflow, saveWorkflow } from "../src/library/store
 import { recordRun } from "../src/library/metadata.ts";
 import { parseMarkdownWorkflow } from "../src/core/markdown.ts";
 import { Registry } from "../src/registry/registry.ts";
-import { readFieldsService } from "../src/services/registry.ts";
+import { readFieldsService } from "../src/services/node_runs.ts";
 import { captureIO, filesUnder, HELLO_MD } from "./_cli.ts";
 
 /** Names that look like paths: each must be a SecurityError, never resolved. */

@@ -5,7 +5,7 @@ import { main } from "../src/cli/main.ts";
 import { loadRegistryFile, saveRegistryFile } from "../src/registry/store.ts";
 import type { NodeInterface } from "../src/core/node_interface.ts";
 import { captureIO } from "./_cli.ts";
-import { runNodeService } from "../src/services/registry.ts";
+import { runNodeService } from "../src/services/node_runs.ts";
 
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 

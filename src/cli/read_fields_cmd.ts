@@ -4,7 +4,7 @@
  */
 import { type Command, printResult, UsageError } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
-import { formatReadFields, readFieldsService } from "../services/registry.ts";
+import { formatReadFields, readFieldsService } from "../services/node_runs.ts";
 
 const USAGE = "Usage: pflow read-fields ID PATH… (e.g. node.result.items[0].title)";
 

@@ -1,6 +1,7 @@
 /**
  * `pflow registry list [keywords] | describe NODE… | search KEYWORDS… | run NODE key=value…`,
- * each with `--json`. Thin: parsing here, everything else in services/registry.ts.
+ * each with `--json`. Thin: parsing here, everything else in services/registry.ts and
+ * services/node_runs.ts.
  */
 import { type Command, printResult, UsageError } from "./io.ts";
 import { parseFlags, parseKeyValueArgs } from "./_flags.ts";
@@ -8,12 +9,11 @@ import {
   describeNodesService,
   formatNodeDescription,
   formatNodeList,
-  formatNodeRun,
   formatNodeSearch,
   listNodesService,
-  runNodeService,
   searchNodesService,
 } from "../services/registry.ts";
+import { formatNodeRun, runNodeService } from "../services/node_runs.ts";
 
 const USAGE = "Usage: pflow registry list [KEYWORDS…] | describe NODE… | search KEYWORDS… | " +
   "run NODE [key=value…]";

@@ -3,7 +3,7 @@
  * set settings (secret values always masked; a set only stores).
  */
 import { z } from "zod";
-import { formatReadFields, readFieldsService } from "../services/registry.ts";
+import { formatReadFields, readFieldsService } from "../services/node_runs.ts";
 import { formatTrace, readTraceService } from "../services/traces.ts";
 import { formatSetting, getSettingService, setSettingService } from "../services/settings_key.ts";
 import { formatEnvChange } from "../services/settings.ts";

@@ -8,12 +8,11 @@ import {
   describeNodesService,
   formatNodeDescription,
   formatNodeList,
-  formatNodeRun,
   formatNodeSearch,
   listNodesService,
-  runNodeService,
   searchNodesService,
 } from "../services/registry.ts";
+import { formatNodeRun, runNodeService } from "../services/node_runs.ts";
 import { discoverNodesService, formatDiscover } from "../services/discover.ts";
 import { defineTool, type ToolDef } from "./tool.ts";
 import { DiscoverOutput } from "./workflow_tools.ts";

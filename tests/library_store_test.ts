@@ -46,7 +46,7 @@ Deno.test("save refuses an invalid workflow and writes nothing", () =>
   withHome(async (home) => {
     const bad = parseMarkdownWorkflow(HELLO_MD.replace("${who}", "${whom}"));
     await assert.rejects(saveWorkflow(home, "hello", bad, { lookup }), isCode("validation"));
-    assert.deepEqual(await listNames(home), []);
+    assert.deepEqual(listNames(home), []);
   }));
 
 Deno.test("save without force refuses to overwrite and leaves the file intact", () =>
@@ -115,8 +115,8 @@ Deno.test("saving a draft into the library removes the draft only after the libr
   withHome(async (home) => {
     await saveDraft(home, "wip", hello(), { lookup });
     await saveDraftToLibrary(home, "wip", { lookup, name: "done" });
-    assert.deepEqual(await listNames(home, "draft"), []);
-    assert.deepEqual(await listNames(home), ["done"]);
+    assert.deepEqual(listNames(home, "draft"), []);
+    assert.deepEqual(listNames(home), ["done"]);
   }));
 
 Deno.test("a draft move that cannot save keeps the draft", () =>
@@ -127,7 +127,7 @@ Deno.test("a draft move that cannot save keeps the draft", () =>
       saveDraftToLibrary(home, "wip", { lookup, name: "done" }),
       isCode("exists"),
     );
-    assert.deepEqual(await listNames(home, "draft"), ["wip"]);
+    assert.deepEqual(listNames(home, "draft"), ["wip"]);
   }));
 
 Deno.test("load of a missing workflow is not_found and names close matches", () =>
@@ -147,7 +147,7 @@ Deno.test("list ignores temp files, lock files and stray names", () =>
     await Deno.writeTextFile(join(dir, ".hello.pflow.md.abcd.tmp"), "partial");
     await Deno.writeTextFile(join(dir, ".hello.lock"), "1");
     await Deno.writeTextFile(join(dir, "Bad_Name.pflow.md"), HELLO_MD);
-    const list = await listWorkflows(home);
+    const list = listWorkflows(home);
     assert.deepEqual(list.map((w) => w.name), ["hello"]);
     assert.equal(list[0].description, "Says hello to someone.");
   }));
@@ -156,12 +156,12 @@ Deno.test("list sees a workflow edited in place between two listings", () =>
   withHome(async (home) => {
     await saveWorkflow(home, "hello", hello(), { lookup });
     const path = workflowPath(home, "hello");
-    assert.equal((await listWorkflows(home))[0].description, "Says hello to someone.");
+    assert.equal((listWorkflows(home))[0].description, "Says hello to someone.");
     const text = await Deno.readTextFile(path);
     // An in-place write (no rename), as an editor or an agent's file tool may do.
     using file = await Deno.open(path, { write: true, truncate: true });
     await file.write(new TextEncoder().encode(text.replace("Says hello", "Now says hello")));
-    assert.equal((await listWorkflows(home))[0].description, "Now says hello to someone.");
+    assert.equal((listWorkflows(home))[0].description, "Now says hello to someone.");
   }));
 
 Deno.test("delete removes the workflow; deleting again is not_found", () =>

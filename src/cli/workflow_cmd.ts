@@ -41,7 +41,7 @@ export const command: Command = async (args, io) => {
         { bools: ["--json", "--drafts"] },
         "Usage: pflow workflow list [KEYWORDS…] [--drafts]",
       );
-      const r = await listWorkflowsService(io.home, {
+      const r = listWorkflowsService(io.home, {
         keywords: f.positional,
         kind: f.bools.has("--drafts") ? "draft" : "workflow",
       });

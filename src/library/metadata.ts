@@ -112,7 +112,7 @@ export async function recordRun(
   const redactor = opts.redactor ?? Redactor.fromEnv((await loadSettings(home)).env);
   const safeParams = redactor.value(params);
   if (!(await Deno.stat(path).then(() => true, () => false))) {
-    await notFound(home, name, "workflow");
+    notFound(home, name, "workflow");
   }
   return await withLock(lockPath(home, name), async () => {
     let text: string;

@@ -73,7 +73,7 @@ export async function resolveWorkflow(
     const stored = await loadWorkflow(opts.home, name, "draft");
     return { parsed: stored.parsed, name, source: "draft", path: stored.path };
   }
-  const candidates = [...await listNames(opts.home), ...await listNames(opts.home, "draft")];
+  const candidates = [...listNames(opts.home), ...listNames(opts.home, "draft")];
   const close = closestMatches(name, new Set(candidates));
   throw new PflowError("not_found", `No saved workflow or draft named '${name}'`, {
     suggestion: close.length

@@ -186,7 +186,7 @@ export async function saveDraftToLibrary(
 }
 
 /** Names of every workflow (or draft) on disk, sorted. Stray files are ignored. */
-export async function listNames(home: string, kind: WorkflowKind = "workflow"): Promise<string[]> {
+export function listNames(home: string, kind: WorkflowKind = "workflow"): string[] {
   const names: string[] = [];
   try {
     // Sync: iterating a large folder asynchronously costs a promise per entry (5x slower).
@@ -205,8 +205,8 @@ export async function listNames(home: string, kind: WorkflowKind = "workflow"): 
 }
 
 /** @throws PflowError `not_found` listing close names */
-export async function notFound(home: string, name: string, kind: WorkflowKind): Promise<never> {
-  const close = closestMatches(name, await listNames(home, kind));
+export function notFound(home: string, name: string, kind: WorkflowKind): never {
+  const close = closestMatches(name, listNames(home, kind));
   throw new PflowError("not_found", `No ${kind} named '${name}'`, {
     suggestion: close.length
       ? `Did you mean ${close.map((c) => `'${c}'`).join(", ")}?`
@@ -267,13 +267,13 @@ const summaries = new Map<string, { key: string; summary: WorkflowSummary }>();
  * an atomic replace, inode); only changed files are read and parsed again. Sync calls on
  * purpose: a thousand small stats take ~3 ms, a thousand concurrent promises several times that.
  */
-export async function listWorkflows(
+export function listWorkflows(
   home: string,
   kind: WorkflowKind = "workflow",
-): Promise<WorkflowSummary[]> {
+): WorkflowSummary[] {
   const dir = folder(home, kind);
   // listNames only returns names of the valid shape, so they join safely without re-checking.
-  return (await listNames(home, kind)).map((name): WorkflowSummary => {
+  return (listNames(home, kind)).map((name): WorkflowSummary => {
     const path = join(dir, `${name}${WORKFLOW_EXT}`);
     let key: string;
     let text: string;

@@ -55,9 +55,9 @@ const listLibrary = defineTool({
   input: z.object({ pattern: z.string().max(2000).optional() }),
   output: ListOutput,
   annotations: { readOnlyHint: true },
-  async run({ pattern }, ctx) {
-    const r = await listWorkflowsService(ctx.home, { keywords: pattern ? [pattern] : [] });
-    return { structured: r, text: formatWorkflowList(r) };
+  run({ pattern }, ctx) {
+    const r = listWorkflowsService(ctx.home, { keywords: pattern ? [pattern] : [] });
+    return Promise.resolve({ structured: r, text: formatWorkflowList(r) });
   },
 });
 

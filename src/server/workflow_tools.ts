@@ -188,9 +188,9 @@ const workflowList = defineTool({
   input: z.object({ filter: z.string().max(2000).optional() }),
   output: ListOutput,
   annotations: { readOnlyHint: true },
-  async run({ filter }, ctx) {
-    const r = await listWorkflowsService(ctx.home, { keywords: filter ? [filter] : [] });
-    return { structured: r, text: formatWorkflowList(r) };
+  run({ filter }, ctx) {
+    const r = listWorkflowsService(ctx.home, { keywords: filter ? [filter] : [] });
+    return Promise.resolve({ structured: r, text: formatWorkflowList(r) });
   },
 });
 

@@ -52,7 +52,7 @@ export async function browseComponentsService(
     .map((r) => asComponent(r.node));
   const result: BrowseResult = { query, nodes };
   if (opts.includeWorkflows ?? true) {
-    const list = await listWorkflowsService(home, { keywords: [query] });
+    const list = listWorkflowsService(home, { keywords: [query] });
     result.workflows = list.workflows.slice(0, opts.limit ?? 50)
       .map((w) => ({ name: w.name, description: w.description }));
   }

@@ -120,7 +120,7 @@ export async function discoverWorkflowsService(
   query: string,
   opts: { limit?: number } = {},
 ): Promise<DiscoverResult> {
-  const summaries = await listWorkflows(home);
+  const summaries = listWorkflows(home);
   const candidates = await Promise.all(summaries.map(async (s): Promise<DiscoverCandidate> => {
     let fields: string[] = [];
     try {

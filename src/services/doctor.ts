@@ -88,7 +88,7 @@ export async function doctorService(req: DoctorRequest): Promise<DoctorReport> {
   }
   const mcp = await mcpReport(req, problems);
   const registry = await registryReport(req.home, problems);
-  const library = await libraryReport(req.home, problems);
+  const library = libraryReport(req.home, problems);
   for (const s of mcp.servers) {
     if (registry.state === "ok" && s.tools === null && !s.problem) {
       s.warnings.push(`never synced: run 'pflow mcp sync ${s.name}' to turn its tools into nodes`);
@@ -223,12 +223,12 @@ async function registryReport(home: string, problems: string[]): Promise<DoctorR
   }
 }
 
-async function libraryReport(home: string, problems: string[]): Promise<DoctorReport["library"]> {
+function libraryReport(home: string, problems: string[]): DoctorReport["library"] {
   try {
     return {
       state: "ok",
-      workflows: (await listNames(home)).length,
-      drafts: (await listNames(home, "draft")).length,
+      workflows: (listNames(home)).length,
+      drafts: (listNames(home, "draft")).length,
     };
   } catch (err) {
     const e = toPflowError(err);

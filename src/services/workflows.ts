@@ -46,14 +46,14 @@ function keywordScore(kw: string, name: string, description: string): number {
   return 0;
 }
 
-export async function listWorkflowsService(
+export function listWorkflowsService(
   home: string,
   opts: { keywords?: string[]; kind?: WorkflowKind } = {},
-): Promise<WorkflowListResult> {
+): WorkflowListResult {
   const kind = opts.kind ?? "workflow";
   const keywords = (opts.keywords ?? []).flatMap((k) => k.toLowerCase().split(/[\s,]+/))
     .filter(Boolean);
-  const all = await listWorkflows(home, kind);
+  const all = listWorkflows(home, kind);
   const items: WorkflowListItem[] = [];
   for (const w of all) {
     let score = 0;

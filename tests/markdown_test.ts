@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import process from "node:process";
 import fc from "fast-check";
 import { PflowError } from "../src/core/errors.ts";
 import {
@@ -881,4 +882,16 @@ Deno.test("JSON that does not fit the IR schema is a validation error naming the
       return true;
     });
   });
+});
+
+Deno.test("parsing YAML leaves process.env as it was: writes still reach the environment", () => {
+  parseMarkdownWorkflow(
+    "# T\n\nx\n\n## Steps\n\n### a\n\nDo.\n\n- type: echo\n- message: [1, {a: 2}]\n",
+  );
+  process.env.PFLOW_TEST_ENV_PROBE = "1";
+  try {
+    assert.equal(Deno.env.get("PFLOW_TEST_ENV_PROBE"), "1");
+  } finally {
+    Deno.env.delete("PFLOW_TEST_ENV_PROBE");
+  }
 });

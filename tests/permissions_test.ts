@@ -34,8 +34,7 @@ function sandboxFlags(s: Sandbox, run: string, extra: string[] = []): string[] {
   return [
     `--allow-read=${s.home},${s.work}`,
     `--allow-write=${s.home},${s.work}`,
-    // Deno's node:child_process (MCP servers) reads NODE_V8_COVERAGE when it spawns.
-    `--allow-env=PFLOW_HOME,HOME,PATH,NODE_V8_COVERAGE`,
+    `--allow-env=PFLOW_HOME,HOME,PATH`,
     `--allow-run=${run}`,
     ...extra,
   ];
@@ -171,6 +170,36 @@ Deno.test("allowed work succeeds under the sandbox, with LD_ variables in the en
   assert.match(dec.decode(out.stdout), /word-count\.txt has 9 words/);
   // The example's relative file landed in the directory pflow was started in.
   assert.ok((await Deno.stat(join(s.work, "word-count.txt"))).isFile);
+});
+
+Deno.test("an MCP workflow runs under the sandbox when its server's command is allowed", async () => {
+  const s = await sandbox();
+  await Deno.writeTextFile(
+    join(s.home, "mcp-servers.json"),
+    JSON.stringify({
+      mcpServers: {
+        mem: {
+          command: "node",
+          args: [MEMORY_SERVER],
+          env: { MEMORY_FILE_PATH: join(s.work, "memory.jsonl") },
+        },
+      },
+    }),
+  );
+  // The server lives in the source tree: node must read it (the server's own reads are its own).
+  const flags = sandboxFlags(s, "node");
+  const sync = await pflow(s, flags, ["mcp", "sync", "mem"]);
+  assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+  const wf = await writeWorkflow(
+    s.work,
+    "remember",
+    "### add\n\nStore an entity.\n\n- type: mcp-mem-create-entities\n" +
+      '- entities: [{"name": "ada", "entityType": "person", "observations": ["wrote notes"]}]\n\n' +
+      "### find\n\nFind it again.\n\n- type: mcp-mem-search-nodes\n- query: ada\n",
+  );
+  const r = await pflow(s, flags, ["run", wf, "--json"]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(JSON.stringify(JSON.parse(r.stdout).outputs), /wrote notes/);
 });
 
 Deno.test("doctor under full permissions with no servers configured exits 0", async () => {

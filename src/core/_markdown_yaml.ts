@@ -4,6 +4,7 @@
  * rules for single-line `- key: value` items. Both are reproduced here so a file written for
  * the Python pflow yields the same values.
  */
+import process from "node:process";
 import { parse as parseYaml, type ScalarTag, type Tags, YAMLParseError } from "yaml";
 
 /** A YAML fragment that failed to parse, with the 1-based line inside the fragment. */
@@ -47,10 +48,40 @@ const YAML_OPTIONS = {
   ],
 };
 
+/**
+ * `process.env` as the yaml package may read it: the parser looks up its debug switches
+ * (`LOG_TOKENS`, `LOG_STREAM`) on every token, and under a scoped `--allow-env` Deno throws for a
+ * variable not granted. Unreadable variables read as unset, which is what they are to pflow.
+ */
+const QUIET_ENV = new Proxy({} as Record<string, string | undefined>, {
+  get: (_target, key) => typeof key === "string" ? readEnv(key) : undefined,
+  has: (_target, key) => typeof key === "string" && readEnv(key) !== undefined,
+});
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs a synchronous parse with QUIET_ENV as process.env, restoring the real one after. */
+function withQuietEnv<T>(parse: () => T): T {
+  const descriptor = Object.getOwnPropertyDescriptor(process, "env");
+  Object.defineProperty(process, "env", { value: QUIET_ENV, configurable: true, writable: true });
+  try {
+    return parse();
+  } finally {
+    if (descriptor) Object.defineProperty(process, "env", descriptor);
+    else delete (process as { env?: unknown }).env;
+  }
+}
+
 /** Parses a YAML fragment; throws YamlFragmentError naming the line inside the fragment. */
 export function parseYamlFragment(text: string): unknown {
   try {
-    return parseYaml(text, YAML_OPTIONS);
+    return withQuietEnv(() => parseYaml(text, YAML_OPTIONS));
   } catch (err) {
     if (err instanceof YAMLParseError) {
       const firstLine = err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");

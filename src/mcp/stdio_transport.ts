@@ -4,11 +4,11 @@
  * lines that are not JSON (servers that log to stdout) and records them, fails at once on a line
  * that is JSON but not JSON-RPC, keeps the server's last stderr lines for error messages, and
  * reports an unexpected exit with those lines. Replies of any size up to `maxLineBytes` are read.
+ * Started with Deno.Command, like every child pflow runs (no node:child_process, which reads
+ * NODE_V8_COVERAGE and so needs one more --allow-env in a sandbox).
  * Needs --allow-run for the server's command (unrestricted --allow-run to kill its whole group).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
-import { Buffer } from "node:buffer";
 import { permissionError, PflowError } from "../core/errors.ts";
 import {
   type JSONRPCMessage,
@@ -49,15 +49,18 @@ export class ProcessTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   readonly #opts: ProcessTransportOptions;
-  #child?: ChildProcess;
+  #child?: Deno.ChildProcess;
+  #stdin?: WritableStreamDefaultWriter<Uint8Array>;
+  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   #exited?: Promise<void>;
   #hasExited = false;
   #closing = false;
   #closedNotified = false;
-  #pending: Buffer[] = [];
+  #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   #stderrTail: string[] = [];
   #stderrPartial = "";
+  readonly #stderrDecoder = new TextDecoder();
   failure?: TransportFailure;
 
   constructor(opts: ProcessTransportOptions) {
@@ -76,64 +79,71 @@ export class ProcessTransport implements Transport {
 
   start(): Promise<void> {
     const { command, args, env, cwd } = this.#opts;
-    let child: ChildProcess;
+    let child: Deno.ChildProcess;
     try {
-      // detached: the child leads a new process group, which close() signals as one.
-      child = spawn(command, args, { env, cwd, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      child = new Deno.Command(command, {
+        args,
+        env,
+        cwd,
+        clearEnv: true,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+        // A new session: the child leads its own process group, which close() signals as one.
+        detached: true,
+      }).spawn();
     } catch (err) {
-      throw this.#spawnError(err);
+      this.#hasExited = true;
+      const error = this.#spawnError(err);
+      this.failure = { kind: "spawn", error };
+      return Promise.reject(error);
     }
     this.#child = child;
-    this.#exited = new Promise((resolve) => {
-      child.once("exit", (code, signal) => {
-        this.#hasExited = true;
-        resolve();
-        this.#onExit(code, signal);
-      });
+    this.#stdin = child.stdin.getWriter();
+    const stdoutDone = this.#pump(child.stdout, (chunk) => this.#onStdout(chunk));
+    void this.#pump(child.stderr, (chunk) => this.#onStderr(chunk));
+    this.#exited = child.status.then(async (status) => {
+      // The last reply may still be in the pipe when the exit is seen: read it first (briefly:
+      // a grandchild holding the pipe open must not hide the exit).
+      await Promise.race([stdoutDone, delay(100)]);
+      this.#hasExited = true;
+      this.#onExit(status.code, status.signal);
     });
-    child.stdout!.on("data", (chunk: Buffer) => this.#onStdout(chunk));
-    child.stderr!.on("data", (chunk: Buffer) => this.#onStderr(chunk));
-    // Writing to a server that has gone away: the exit handler reports it.
-    child.stdin!.on("error", () => {});
-    child.stdout!.on("error", () => {});
-    child.stderr!.on("error", () => {});
-    return new Promise((resolve, reject) => {
-      child.once("spawn", () => {
-        child.removeAllListeners("error");
-        child.on("error", (err) => this.onerror?.(err));
-        resolve();
-      });
-      child.once("error", (err) => {
-        this.#hasExited = true;
-        const error = this.#spawnError(err);
-        this.failure = { kind: "spawn", error };
-        reject(error);
-      });
-    });
+    return Promise.resolve();
+  }
+
+  /** Feeds a pipe to `onChunk` until it ends or close() cancels it. */
+  async #pump(stream: ReadableStream<Uint8Array>, onChunk: (c: Uint8Array) => void) {
+    const reader = stream.getReader();
+    this.#readers.push(reader);
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        onChunk(value);
+      }
+    } catch {
+      // Cancelled by close(), or the pipe broke: the exit handler reports what matters.
+    }
   }
 
   #spawnError(err: unknown): PflowError {
     const { command, server } = this.#opts;
-    // Deno's node:child_process reports a refused --allow-run as a plain Error at times.
-    if (
-      err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied ||
-      (err instanceof Error && /Requires run access/.test(err.message))
-    ) {
-      const e = permissionError(err as Error);
+    if (err instanceof Deno.errors.NotCapable) {
+      const e = permissionError(err);
       return new PflowError("permission", `MCP server '${server}': ${e.message}`, {
         suggestion: e.suggestion,
         details: { server, ...e.details },
       });
     }
-    const code = (err as { code?: string }).code;
-    if (code === "ENOENT") {
+    if (err instanceof Deno.errors.NotFound) {
       return new PflowError("not_found", `Command not found: ${command}`, {
         suggestion:
           `Install '${command}' or fix the command of MCP server '${server}' (pflow mcp add ${server} -- <command> …)`,
         details: { server, command },
       });
     }
-    if (code === "EACCES") {
+    if (err instanceof Deno.errors.PermissionDenied) {
       return new PflowError("execution", `Command is not executable: ${command}`, {
         details: { server, command },
       });
@@ -145,22 +155,15 @@ export class ProcessTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.#child?.stdin;
-    if (!stdin || stdin.destroyed || !stdin.writable) {
+    if (!this.#stdin || this.#hasExited || this.#closing) {
       return Promise.reject(
         this.failure?.error ?? new Error(`MCP server '${this.#opts.server}' is not running`),
       );
     }
-    return new Promise((resolve, reject) => {
-      const okToContinue = stdin.write(serializeMessage(message), (err) => {
-        if (err) reject(err);
-      });
-      if (okToContinue) resolve();
-      else stdin.once("drain", () => resolve());
-    });
+    return this.#stdin.write(ENCODER.encode(serializeMessage(message)));
   }
 
-  #onStdout(chunk: Buffer): void {
+  #onStdout(chunk: Uint8Array): void {
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(10, start);
@@ -177,9 +180,10 @@ export class ProcessTransport implements Transport {
         return;
       }
       const part = chunk.subarray(start, nl);
-      const line = this.#pending.length === 0
-        ? part.toString("utf8")
-        : Buffer.concat([...this.#pending, part]).toString("utf8");
+      // Lines end at byte 10, which never occurs inside a UTF-8 sequence: decode whole lines.
+      const line = DECODER.decode(
+        this.#pending.length === 0 ? part : concat([...this.#pending, part]),
+      );
       this.#pending = [];
       this.#pendingBytes = 0;
       start = nl + 1;
@@ -214,8 +218,8 @@ export class ProcessTransport implements Transport {
     }
   }
 
-  #onStderr(chunk: Buffer): void {
-    const text = this.#stderrPartial + chunk.toString("utf8");
+  #onStderr(chunk: Uint8Array): void {
+    const text = this.#stderrPartial + this.#stderrDecoder.decode(chunk, { stream: true });
     const lines = text.split("\n");
     this.#stderrPartial = lines.pop() ?? "";
     for (const raw of lines) {
@@ -240,7 +244,7 @@ export class ProcessTransport implements Transport {
     void this.close();
   }
 
-  #onExit(code: number | null, signal: string | null): void {
+  #onExit(code: number, signal: Deno.Signal | null): void {
     if (!this.#closing && !this.failure) {
       const how = signal ? `killed by ${signal}` : `exit code ${code}`;
       this.failure = {
@@ -287,13 +291,10 @@ export class ProcessTransport implements Transport {
     this.#closing = true;
     const child = this.#child;
     try {
-      if (!child?.pid) return;
+      if (!child) return;
       const pgid = child.pid;
-      try {
-        child.stdin?.end();
-      } catch {
-        // Already gone.
-      }
+      // Not awaited: a server that stopped reading would keep a pending write (and close) open.
+      this.#stdin?.close().catch(() => {});
       await this.#waitExit(STDIN_GRACE_MS);
       // The leader may be gone while others in its group live on (an npx wrapper's child).
       if (!this.#hasExited || groupAlive(pgid)) {
@@ -308,9 +309,7 @@ export class ProcessTransport implements Transport {
           await this.#waitExit(1000);
         }
       }
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      child.stdin?.destroy();
+      for (const reader of this.#readers) reader.cancel().catch(() => {});
     } finally {
       this.#notifyClosed();
     }
@@ -322,6 +321,19 @@ export class ProcessTransport implements Transport {
     await Promise.race([this.#exited, new Promise((r) => (timer = setTimeout(r, ms)))]);
     clearTimeout(timer);
   }
+}
+
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 function delay(ms: number): Promise<void> {
@@ -342,9 +354,9 @@ function groupAlive(pgid: number): boolean {
 }
 
 /** Signals the whole group; under an --allow-run allowlist Deno refuses that, so the leader only. */
-function signalGroup(child: ChildProcess, signal: "SIGTERM" | "SIGKILL"): void {
+function signalGroup(child: Deno.ChildProcess, signal: "SIGTERM" | "SIGKILL"): void {
   try {
-    Deno.kill(-child.pid!, signal);
+    Deno.kill(-child.pid, signal);
     return;
   } catch {
     // Refused, or the group is gone: fall back to the leader.

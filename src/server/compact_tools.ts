@@ -5,18 +5,6 @@
  */
 import { z } from "zod";
 import { validateName } from "../library/names.ts";
-import {
-  browseComponentsService,
-  describeForCallerService,
-  formatBrowse,
-  saveDraftToLibraryService,
-} from "../services/compact.ts";
-import {
-  formatWorkflowDescription,
-  formatWorkflowList,
-  formatWorkflowSave,
-  listWorkflowsService,
-} from "../services/workflows.ts";
 import { defineTool, type ToolDef } from "./tool.ts";
 import { executeForAgent, ListOutput } from "./workflow_tools.ts";
 import { homeRelative } from "./workflow_ref.ts";
@@ -42,6 +30,7 @@ const browseComponents = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ query, include_workflows }, ctx) {
+    const { browseComponentsService, formatBrowse } = await import("../services/compact.ts");
     const r = await browseComponentsService(ctx.home, query, {
       includeWorkflows: include_workflows,
     });
@@ -55,9 +44,10 @@ const listLibrary = defineTool({
   input: z.object({ pattern: z.string().max(2000).optional() }),
   output: ListOutput,
   annotations: { readOnlyHint: true },
-  run({ pattern }, ctx) {
+  async run({ pattern }, ctx) {
+    const { formatWorkflowList, listWorkflowsService } = await import("../services/workflows.ts");
     const r = listWorkflowsService(ctx.home, { keywords: pattern ? [pattern] : [] });
-    return Promise.resolve({ structured: r, text: formatWorkflowList(r) });
+    return { structured: r, text: formatWorkflowList(r) };
   },
 });
 
@@ -74,6 +64,8 @@ const describeWorkflow = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ name }, ctx) {
+    const { describeForCallerService } = await import("../services/compact.ts");
+    const { formatWorkflowDescription } = await import("../services/workflows.ts");
     const r = await describeForCallerService(ctx.home, ctx.cwd, name);
     const shown = { ...r, ...(r.path ? { path: homeRelative(ctx.home, r.path) } : {}) };
     return { structured: shown, text: formatWorkflowDescription(shown) };
@@ -110,6 +102,8 @@ const saveToLibrary = defineTool({
   }),
   output: z.looseObject({ success: z.boolean(), path: z.string() }),
   async run({ draft_name, final_name, description }, ctx) {
+    const { saveDraftToLibraryService } = await import("../services/compact.ts");
+    const { formatWorkflowSave } = await import("../services/workflows.ts");
     const r = await saveDraftToLibraryService(ctx.home, draft_name, final_name, description);
     const shown = { ...r, path: homeRelative(ctx.home, r.path)! };
     return { structured: { success: true, ...shown }, text: formatWorkflowSave(shown) };

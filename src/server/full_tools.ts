@@ -3,10 +3,6 @@
  * set settings (secret values always masked; a set only stores).
  */
 import { z } from "zod";
-import { formatReadFields, readFieldsService } from "../services/node_runs.ts";
-import { formatTrace, readTraceService } from "../services/traces.ts";
-import { formatSetting, getSettingService, setSettingService } from "../services/settings_key.ts";
-import { formatEnvChange } from "../services/settings.ts";
 import { defineTool, type ToolDef } from "./tool.ts";
 
 const readFields = defineTool({
@@ -24,6 +20,7 @@ const readFields = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ execution_id, paths }, ctx) {
+    const { formatReadFields, readFieldsService } = await import("../services/node_runs.ts");
     const r = await readFieldsService(ctx.home, execution_id, paths);
     return { structured: r, text: formatReadFields(r) };
   },
@@ -47,6 +44,7 @@ const traceRead = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ trace }, ctx) {
+    const { formatTrace, readTraceService } = await import("../services/traces.ts");
     const r = await readTraceService(ctx.home, trace);
     return { structured: r, text: formatTrace(r) };
   },
@@ -60,6 +58,7 @@ const settingsGet = defineTool({
   output: z.looseObject({ key: z.string(), found: z.boolean(), value: z.unknown().optional() }),
   annotations: { readOnlyHint: true },
   async run({ key }, ctx) {
+    const { formatSetting, getSettingService } = await import("../services/settings_key.ts");
     const r = await getSettingService(ctx.home, key);
     return { structured: r, text: formatSetting(r) };
   },
@@ -72,6 +71,8 @@ const settingsSet = defineTool({
   input: z.object({ key: z.string().max(200), value: z.string().max(100_000) }),
   output: z.looseObject({ key: z.string(), action: z.string(), changed: z.boolean() }),
   async run({ key, value }, ctx) {
+    const { setSettingService } = await import("../services/settings_key.ts");
+    const { formatEnvChange } = await import("../services/settings.ts");
     const r = await setSettingService(ctx.home, key, value);
     return { structured: r, text: formatEnvChange(r) };
   },

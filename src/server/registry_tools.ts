@@ -4,16 +4,6 @@
  */
 import { z } from "zod";
 import { PflowError } from "../core/errors.ts";
-import {
-  describeNodesService,
-  formatNodeDescription,
-  formatNodeList,
-  formatNodeSearch,
-  listNodesService,
-  searchNodesService,
-} from "../services/registry.ts";
-import { formatNodeRun, runNodeService } from "../services/node_runs.ts";
-import { discoverNodesService, formatDiscover } from "../services/discover.ts";
 import { defineTool, type ToolDef } from "./tool.ts";
 import { DiscoverOutput } from "./workflow_tools.ts";
 import { homeRelative } from "./workflow_ref.ts";
@@ -30,6 +20,7 @@ const registryDiscover = defineTool({
   output: DiscoverOutput,
   annotations: { readOnlyHint: true },
   async run({ task }, ctx) {
+    const { discoverNodesService, formatDiscover } = await import("../services/discover.ts");
     const r = await discoverNodesService(ctx.home, task);
     return { structured: r, text: formatDiscover(r, "node") };
   },
@@ -52,6 +43,7 @@ const registryRun = defineTool({
     more_fields: z.number(),
   }),
   async run({ node_type, parameters }, ctx) {
+    const { formatNodeRun, runNodeService } = await import("../services/node_runs.ts");
     const r = await runNodeService(ctx.home, ctx.cwd, node_type, parameters ?? {}, {
       signal: ctx.signal,
     });
@@ -80,6 +72,7 @@ const registryDescribe = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ nodes }, ctx) {
+    const { describeNodesService, formatNodeDescription } = await import("../services/registry.ts");
     const r = await describeNodesService(ctx.home, nodes);
     return { structured: r, text: formatNodeDescription(r) };
   },
@@ -97,6 +90,7 @@ const registrySearch = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ pattern }, ctx) {
+    const { formatNodeSearch, searchNodesService } = await import("../services/registry.ts");
     const r = await searchNodesService(ctx.home, pattern);
     return { structured: r, text: formatNodeSearch(r) };
   },
@@ -116,6 +110,7 @@ const registryList = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ filter }, ctx) {
+    const { formatNodeList, listNodesService } = await import("../services/registry.ts");
     const r = await listNodesService(ctx.home, { keywords: filter ? [filter] : [] });
     return { structured: r, text: formatNodeList(r) };
   },

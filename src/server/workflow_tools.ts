@@ -4,17 +4,7 @@
  */
 import { z } from "zod";
 import { PflowError } from "../core/errors.ts";
-import { formatRunResult, type RunResponse, runService } from "../services/run.ts";
-import { formatValidation, validateService } from "../services/validate.ts";
-import {
-  describeWorkflowService,
-  formatWorkflowDescription,
-  formatWorkflowList,
-  formatWorkflowSave,
-  listWorkflowsService,
-} from "../services/workflows.ts";
-import { discoverWorkflowsService, formatDiscover } from "../services/discover.ts";
-import { saveDescribedService } from "../services/compact.ts";
+import type { RunResponse } from "../services/run.ts";
 import { defineTool, type ToolContext, type ToolDef } from "./tool.ts";
 import { guardWorkflowRef, homeRelative, WorkflowRef } from "./workflow_ref.ts";
 
@@ -41,6 +31,7 @@ const workflowDiscover = defineTool({
   output: DiscoverOutput,
   annotations: { readOnlyHint: true },
   async run({ query }, ctx) {
+    const { discoverWorkflowsService, formatDiscover } = await import("../services/discover.ts");
     const r = await discoverWorkflowsService(ctx.home, query);
     return { structured: r, text: formatDiscover(r, "workflow") };
   },
@@ -64,6 +55,7 @@ export async function executeForAgent(
   params: Record<string, unknown>,
   resume?: boolean | Record<string, unknown>,
 ) {
+  const { formatRunResult, runService } = await import("../services/run.ts");
   const r = await runService({
     workflow,
     params,
@@ -140,6 +132,7 @@ const workflowValidate = defineTool({
   }),
   annotations: { readOnlyHint: true },
   async run({ workflow }, ctx) {
+    const { formatValidation, validateService } = await import("../services/validate.ts");
     const r = await validateService(guardWorkflowRef(workflow), { home: ctx.home, cwd: ctx.cwd });
     return { structured: r, text: formatValidation(r) };
   },
@@ -164,6 +157,8 @@ const workflowSave = defineTool({
   }),
   output: SaveOutput,
   async run({ workflow, name, description, force }, ctx) {
+    const { formatWorkflowSave } = await import("../services/workflows.ts");
+    const { saveDescribedService } = await import("../services/compact.ts");
     const r = await saveDescribedService(ctx.home, ctx.cwd, {
       workflow: guardWorkflowRef(workflow),
       name,
@@ -188,9 +183,10 @@ const workflowList = defineTool({
   input: z.object({ filter: z.string().max(2000).optional() }),
   output: ListOutput,
   annotations: { readOnlyHint: true },
-  run({ filter }, ctx) {
+  async run({ filter }, ctx) {
+    const { formatWorkflowList, listWorkflowsService } = await import("../services/workflows.ts");
     const r = listWorkflowsService(ctx.home, { keywords: filter ? [filter] : [] });
-    return Promise.resolve({ structured: r, text: formatWorkflowList(r) });
+    return { structured: r, text: formatWorkflowList(r) };
   },
 });
 
@@ -212,6 +208,9 @@ const workflowDescribe = defineTool({
   output: DescribeOutput,
   annotations: { readOnlyHint: true },
   async run({ name }, ctx) {
+    const { describeWorkflowService, formatWorkflowDescription } = await import(
+      "../services/workflows.ts"
+    );
     const r = await describeWorkflowService(ctx.home, ctx.cwd, guardWorkflowRef(name));
     const shown = { ...r, ...(r.path ? { path: homeRelative(ctx.home, r.path) } : {}) };
     return { structured: shown, text: formatWorkflowDescription(shown) };

@@ -292,3 +292,12 @@ Deno.test("resolve of an unknown name is not_found listing close names", () =>
       return true;
     });
   }));
+
+Deno.test("a description written over several lines is listed and stored on one line", () =>
+  withHome(async (home) => {
+    const md = HELLO_MD.replace("Says hello to someone.", "Says hello\nto someone.");
+    await saveWorkflow(home, "hello", parseMarkdownWorkflow(md), { lookup });
+    assert.equal(listWorkflows(home)[0].description, "Says hello to someone.");
+    const { metadata } = splitFrontmatter(await Deno.readTextFile(workflowPath(home, "hello")));
+    assert.equal(metadata.description, "Says hello to someone.");
+  }));

@@ -105,11 +105,14 @@ export function descriptionFromBody(body: string): string {
   return para.join(" ");
 }
 
+/** A description as one line: listings, search results and frontmatter show it on one row. */
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
 /** The file text to store: fresh metadata in the frontmatter, the author's body verbatim. */
 function fileText(parsed: ParsedWorkflow, keep: Record<string, unknown> = {}): string {
   const body = parsed.body ?? irToMarkdown(parsed.ir);
   const now = new Date().toISOString();
-  const description = parsed.ir.description ?? descriptionFromBody(body);
+  const description = oneLine(parsed.ir.description ?? descriptionFromBody(body));
   const metadata: Record<string, unknown> = {
     ...(description ? { description } : {}),
     created_at: keep.created_at ?? now,
@@ -291,9 +294,9 @@ export function listWorkflows(
     try {
       ({ metadata, body } = splitFrontmatter(text));
     } catch { /* listed without metadata; load reports the problem */ }
-    const description = typeof metadata.description === "string"
-      ? metadata.description
-      : descriptionFromBody(body);
+    const description = oneLine(
+      typeof metadata.description === "string" ? metadata.description : descriptionFromBody(body),
+    );
     const summary = { name, kind, path, description, metadata };
     summaries.set(path, { key, summary });
     return summary;

@@ -560,6 +560,44 @@ Deno.test("a cycle between workflow files is caught through the run service", as
   });
 });
 
+Deno.test("a nested workflow's relative path resolves against its parent's folder", async () => {
+  await withHome(async (home) => {
+    const flows = join(home, "flows");
+    await Deno.mkdir(join(flows, "lib"), { recursive: true });
+    await Deno.writeTextFile(join(flows, "lib", "greeter.pflow.md"), greeterChild);
+    // parent → lib/middle.json → greeter.pflow.md (beside middle.json, not beside parent).
+    await Deno.writeTextFile(
+      join(flows, "lib", "middle.json"),
+      JSON.stringify({
+        title: "Middle",
+        inputs: { who: { type: "string" } },
+        nodes: [{
+          id: "inner",
+          type: "workflow",
+          params: { workflow: "greeter.pflow.md", param_mapping: { who: "${who}" } },
+        }],
+        outputs: { text: { source: "${inner.text}" } },
+      }),
+    );
+    await Deno.writeTextFile(
+      join(flows, "parent.json"),
+      JSON.stringify({
+        title: "Parent",
+        nodes: [{
+          id: "outer",
+          type: "workflow",
+          params: { workflow: "lib/middle.json", param_mapping: { who: "Ada" } },
+        }],
+        outputs: { text: { source: "${outer.text}" } },
+      }),
+    );
+    // The user is elsewhere: only the parent's own path is relative to the cwd.
+    const r = await runService({ workflow: "flows/parent.json", home, cwd: home });
+    assert.equal(r.status, "success", JSON.stringify(r.errors));
+    assert.equal(r.outputs.text, "hello Ada");
+  });
+});
+
 // --- interruption ---------------------------------------------------------------------------
 
 Deno.test("an abort before a node starts stops the run with nothing after it run", async () => {

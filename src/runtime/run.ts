@@ -4,7 +4,7 @@
  * store, which others read only through templates. A checkpoint is kept as nodes complete and a
  * trace is written for every run.
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
   type ParsedWorkflow,
   type WorkflowEdge,
@@ -64,11 +64,14 @@ export interface RunResult {
   nodes: NodeRun[];
 }
 
-/** Turns a workflow reference (name, path, IR) into a parsed workflow, for the workflow node. */
+/**
+ * Turns a workflow reference (name, path, IR) into a parsed workflow, for the workflow node.
+ * Relative paths resolve against `base`; `dir` is the folder of the file it came from, if any.
+ */
 export type WorkflowResolver = (
   ref: string | WorkflowIR,
-  cwd: string,
-) => Promise<{ parsed: ParsedWorkflow; name: string }>;
+  base: string,
+) => Promise<{ parsed: ParsedWorkflow; name: string; dir?: string }>;
 
 export interface RunOptions {
   home: string;
@@ -90,6 +93,11 @@ export interface RunOptions {
   /** Workflow names from the outermost run down (nested workflows). */
   stack?: string[];
   resolveWorkflow?: WorkflowResolver;
+  /**
+   * The folder of the workflow's own file: a nested workflow's relative path resolves against
+   * it, as a relative import would (else against the user's cwd).
+   */
+  workflowDir?: string;
   verbose?: boolean;
 }
 
@@ -327,7 +335,7 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
           return fail(`Workflows nest deeper than ${MAX_DEPTH}: ${stack.join(" → ")}`);
         }
         const resolver = opts.resolveWorkflow ?? defaultResolver;
-        const child = await resolver(ref, ctx.cwd);
+        const child = await resolver(ref, opts.workflowDir ?? ctx.cwd);
         if (stack.includes(child.name)) {
           return fail(`Workflow cycle: ${[...stack, child.name].join(" → ")}`);
         }
@@ -343,6 +351,7 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
           mcp,
           writeTrace: false,
           stack: [...stack, child.name],
+          workflowDir: child.dir,
         });
         return {
           success: r.success,
@@ -393,5 +402,6 @@ async function defaultResolver(ref: string | WorkflowIR, cwd: string) {
       name: ref.title ?? "inline",
     };
   }
-  return { parsed: await loadWorkflowFile(resolve(cwd, ref)), name: ref };
+  const path = resolve(cwd, ref);
+  return { parsed: await loadWorkflowFile(path), name: ref, dir: dirname(path) };
 }

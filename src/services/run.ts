@@ -3,10 +3,10 @@
  * record statistics for saved workflows, and find the checkpoint to resume from. The CLI's
  * `run` and the MCP server's `workflow_execute` both call this.
  */
-import { basename, relative } from "node:path";
+import { basename, dirname, relative } from "node:path";
 import type { WorkflowIR } from "../core/ir.ts";
 import { PflowError } from "../core/errors.ts";
-import { resolveWorkflow } from "../library/resolve.ts";
+import { type ResolvedWorkflow, resolveWorkflow } from "../library/resolve.ts";
 import { recordRun } from "../library/metadata.ts";
 import { isCheckpoint } from "../runtime/checkpoint.ts";
 import { type NodeRun, type RunResult, runWorkflow } from "../runtime/run.ts";
@@ -51,14 +51,16 @@ export async function runService(req: RunRequest): Promise<RunResponse> {
     // Workflows are told apart by library name or path: two files may share a title.
     stack: [resolved.name ?? resolved.path ?? name],
     verbose: req.verbose,
-    resolveWorkflow: async (ref, cwd) => {
+    workflowDir: fileDir(resolved),
+    resolveWorkflow: async (ref, base) => {
       const child = await resolveWorkflow(ref as string | Record<string, unknown>, {
         home: req.home,
-        cwd,
+        cwd: base,
       });
       return {
         parsed: child.parsed,
         name: child.name ?? child.path ?? child.parsed.ir.title ?? "inline",
+        dir: fileDir(child),
       };
     },
   });
@@ -67,6 +69,10 @@ export async function runService(req: RunRequest): Promise<RunResponse> {
   }
   return { ...result, workflow: name };
 }
+
+/** The folder of a workflow read from a file path (not the library: names are not paths). */
+const fileDir = (r: ResolvedWorkflow) =>
+  r.source === "path" && r.path ? dirname(r.path) : undefined;
 
 async function findCheckpoint(req: RunRequest, name: string) {
   if (req.resume === undefined || req.resume === false) return undefined;

@@ -74,11 +74,19 @@ function userCwd(): string {
   return (granted ? Deno.env.get("INIT_CWD") : undefined) || cwd;
 }
 
+/** writeSync may write part of a large buffer (a pipe): loop until all of it is out. */
+function writeAllSync(out: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  let written = 0;
+  while (written < bytes.length) written += out.writeSync(bytes.subarray(written));
+}
+
 export function realIO(verbose: boolean, signal: AbortSignal): CliIO {
   const enc = new TextEncoder();
   return {
-    stdout: (text) => Deno.stdout.writeSync(enc.encode(text.endsWith("\n") ? text : text + "\n")),
-    stderr: (text) => Deno.stderr.writeSync(enc.encode(text.endsWith("\n") ? text : text + "\n")),
+    stdout: (text) =>
+      writeAllSync(Deno.stdout, enc.encode(text.endsWith("\n") ? text : text + "\n")),
+    stderr: (text) =>
+      writeAllSync(Deno.stderr, enc.encode(text.endsWith("\n") ? text : text + "\n")),
     home: pflowHome(),
     cwd: userCwd(),
     verbose,

@@ -40,7 +40,7 @@ The file to count.
 Read the file.
 
 - type: read-file
-- path: \${path}
+- file_path: \${path}
 
 ### count
 

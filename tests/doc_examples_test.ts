@@ -1,4 +1,4 @@
-/** The agent guide teaches by example: the example workflow in it must validate and run. */
+/** The docs teach by example: the example workflows in the agent guide and the README must work. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { INSTRUCTIONS_GUIDE } from "../src/server/instructions/instructions.ts";
@@ -30,4 +30,13 @@ Deno.test("the guide's example workflow runs and gives the documented output", a
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("the README's format example is a valid workflow", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const m = /````markdown\n([\s\S]*?)\n````/.exec(readme);
+  assert.ok(m, "the README holds a ````markdown example");
+  const report = validateWorkflow(parseMarkdownWorkflow(m[1]), new Registry().lookup);
+  assert.deepEqual(report.errors, []);
+  assert.deepEqual(report.warnings, []);
 });

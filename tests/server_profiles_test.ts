@@ -101,6 +101,22 @@ Deno.test("initialize carries instructions that say discover first and validate 
   }
 });
 
+Deno.test("each profile's instructions name only tools that profile has", async () => {
+  for (const [profile, tools] of [["standard", STANDARD], ["compact", COMPACT], ["full", FULL]]) {
+    const s = await serve({ args: ["--profile", profile as string] });
+    try {
+      const text = s.client.getInstructions() ?? "";
+      const named = [...new Set(text.match(/\b[a-z]+_[a-z_]+(?=\()/g) ?? [])];
+      assert.ok(named.length > 0, `${profile}: the instructions name tools`);
+      for (const name of named) {
+        assert.ok((tools as string[]).includes(name), `${profile} instructions name ${name}`);
+      }
+    } finally {
+      await s.close();
+    }
+  }
+});
+
 Deno.test("both guide resources are listed and readable", async () => {
   const s = await serve();
   try {

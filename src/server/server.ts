@@ -85,7 +85,7 @@ export function buildServer(opts: ServerOptions): McpServer {
   const server = new McpServer(
     { name: "pflow", version: opts.version },
     {
-      instructions: SERVER_INSTRUCTIONS,
+      instructions: SERVER_INSTRUCTIONS[profile],
       capabilities: { tools: {}, resources: {}, logging: {} },
     },
   );

@@ -18,6 +18,10 @@ A workflow is a markdown file of steps run in document order. Data flows between
    and call again with \`resume: true\`: completed steps are not re-run.
 5. **Save** it when it works: \`workflow_save(workflow, name, description)\`.
 
+With the compact tool set: \`browse_components\` discovers nodes and workflows, \`describe_workflow\`
+shows one, \`execute(name, inputs)\` runs a saved workflow or a draft
+(\`PFLOW_HOME/drafts/<name>.pflow.md\`), \`save_to_library\` moves a working draft into the library.
+
 ## The format (.pflow.md)
 \`\`\`\`markdown
 # Word count

@@ -1,7 +1,7 @@
 /** The http node against a real loopback server (Deno.serve on port 0). */
 import assert from "node:assert/strict";
 import { httpNode } from "../src/nodes/http.ts";
-import { testContext } from "./_node_context.ts";
+import { runNodeRestricted, testContext } from "./_node_context.ts";
 
 interface Seen {
   method: string;
@@ -152,27 +152,10 @@ Deno.test("http: a GET with a body is refused before sending", async () => {
 });
 
 Deno.test("http: a host refused by Deno permissions names the --allow-net flag", async () => {
-  const script = `
-    import { httpNode } from ${
-    JSON.stringify(new URL("../src/nodes/http.ts", import.meta.url).href)
-  };
-    const r = await httpNode.run({ url: "http://example.invalid/" }, {
-      nodeId: "n", env: {}, signal: new AbortController().signal, cwd: "/", stack: [],
-      mcp: {} as never, runWorkflow: {} as never, log() {},
-    });
-    console.log(JSON.stringify(r));
-  `;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-check", "--allow-read", "--allow-net=127.0.0.1", "-"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(script));
-  await w.close();
-  const { stdout } = await child.output();
-  const r = JSON.parse(new TextDecoder().decode(stdout));
+  const r = await runNodeRestricted("http.ts", "httpNode", { url: "http://example.invalid/" }, [
+    "--allow-read",
+    "--allow-net=127.0.0.1",
+  ]);
   assert.equal(r.action, "error");
-  assert.match(r.error, /--allow-net=example\.invalid:80/);
+  assert.match(r.error ?? "", /--allow-net=example\.invalid:80/);
 });

@@ -1,7 +1,7 @@
 /** The shell node against a real `sh`: exit codes, stdin, env precedence, cwd, timeouts, large output. */
 import assert from "node:assert/strict";
 import { shellNode } from "../src/nodes/shell.ts";
-import { testContext } from "./_node_context.ts";
+import { runNodeRestricted, testContext } from "./_node_context.ts";
 import { pidGone } from "./fixtures/mcp/helpers.ts";
 
 /** Alive and not a zombie (dead, only waiting to be reaped). */
@@ -152,29 +152,13 @@ Deno.test("shell: a missing command is an error naming the param", async () => {
 });
 
 Deno.test("shell: sh refused by Deno permissions names the --allow-run flag", async () => {
-  const script = `
-    import { shellNode } from ${
-    JSON.stringify(new URL("../src/nodes/shell.ts", import.meta.url).href)
-  };
-    const r = await shellNode.run({ command: "true" }, {
-      nodeId: "n", env: {}, signal: new AbortController().signal, cwd: "/", stack: [],
-      mcp: {} as never, runWorkflow: {} as never, log() {},
-    });
-    console.log(JSON.stringify(r));
-  `;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-check", "--allow-read", "--allow-env", "--allow-run=ls", "-"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = out.stdin.getWriter();
-  await w.write(new TextEncoder().encode(script));
-  await w.close();
-  const { stdout } = await out.output();
-  const r = JSON.parse(new TextDecoder().decode(stdout));
+  const r = await runNodeRestricted("shell.ts", "shellNode", { command: "true" }, [
+    "--allow-read",
+    "--allow-env",
+    "--allow-run=ls",
+  ]);
   assert.equal(r.action, "error");
-  assert.match(r.error, /--allow-run=sh/);
+  assert.match(r.error ?? "", /--allow-run=sh/);
 });
 
 Deno.test("shell: under an --allow-run allowlist a timeout still ends grandchildren", async () => {
@@ -182,28 +166,12 @@ Deno.test("shell: under an --allow-run allowlist a timeout still ends grandchild
   try {
     const pidFile = `${dir}/pid`;
     // Deno refuses kill(-pgid) under an allowlist: the shell itself must pass the signal on.
-    const script = `
-      import { shellNode } from ${
-      JSON.stringify(new URL("../src/nodes/shell.ts", import.meta.url).href)
-    };
-      const r = await shellNode.run(
-        { command: ${JSON.stringify(`sleep 300 & echo $! > ${pidFile}; wait`)}, timeout: 0.5 },
-        { nodeId: "n", env: {}, signal: new AbortController().signal, cwd: "/", stack: [],
-          mcp: {} as never, runWorkflow: {} as never, log() {} },
-      );
-      console.log(JSON.stringify(r));
-    `;
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-check", "--allow-read", "--allow-env", "--allow-run=sh", "-"],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(script));
-    await w.close();
-    const { stdout, stderr } = await child.output();
-    const r = JSON.parse(new TextDecoder().decode(stdout) || new TextDecoder().decode(stderr));
+    const r = await runNodeRestricted(
+      "shell.ts",
+      "shellNode",
+      { command: `sleep 300 & echo $! > ${pidFile}; wait`, timeout: 0.5 },
+      ["--allow-read", "--allow-env", "--allow-run=sh"],
+    );
     assert.match(r.error ?? "", /Command timed out after 0.5s/);
     const grandchild = Number((await Deno.readTextFile(pidFile)).trim());
     assert.ok(grandchild > 0);

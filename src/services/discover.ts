@@ -6,8 +6,7 @@
  * the task well enough that the agent should use it instead of building something new.
  */
 import type { NodeInterface } from "../core/node_interface.ts";
-import { listWorkflows } from "../library/store.ts";
-import { loadWorkflow } from "../library/store.ts";
+import { listWorkflows, loadWorkflow, type WorkflowSummary } from "../library/store.ts";
 import { Registry } from "../registry/registry.ts";
 
 export interface DiscoverCandidate {
@@ -114,21 +113,38 @@ export function rankCandidates(
 
 const list = (ws: string[]) => ws.map((w) => `'${w}'`).join(", ");
 
-/** Saved workflows ranked against a task. Reads each workflow for its inputs and outputs. */
+/**
+ * Input and output names of each listed workflow, parsed once per version of its file: a
+ * summary object is replaced whenever its file changes (see listWorkflows), so it keys the memo.
+ */
+const fieldsMemo = new WeakMap<WorkflowSummary, string[]>();
+
+async function fieldsOf(home: string, summary: WorkflowSummary): Promise<string[]> {
+  let fields = fieldsMemo.get(summary);
+  if (!fields) {
+    try {
+      const { parsed } = await loadWorkflow(home, summary.name);
+      fields = [...Object.keys(parsed.ir.inputs), ...Object.keys(parsed.ir.outputs)];
+    } catch {
+      fields = []; // an unreadable workflow still ranks by name and description
+    }
+    fieldsMemo.set(summary, fields);
+  }
+  return fields;
+}
+
+/** Saved workflows ranked against a task, by name, description, inputs and outputs. */
 export async function discoverWorkflowsService(
   home: string,
   query: string,
   opts: { limit?: number } = {},
 ): Promise<DiscoverResult> {
   const summaries = listWorkflows(home);
-  const candidates = await Promise.all(summaries.map(async (s): Promise<DiscoverCandidate> => {
-    let fields: string[] = [];
-    try {
-      const { parsed } = await loadWorkflow(home, s.name);
-      fields = [...Object.keys(parsed.ir.inputs), ...Object.keys(parsed.ir.outputs)];
-    } catch { /* an unreadable workflow still ranks by name and description */ }
-    return { name: s.name, description: s.description, fields };
-  }));
+  const candidates = await Promise.all(summaries.map(async (s): Promise<DiscoverCandidate> => ({
+    name: s.name,
+    description: s.description,
+    fields: await fieldsOf(home, s),
+  })));
   return rankCandidates(query, candidates, { limit: opts.limit ?? 10 });
 }
 

@@ -48,6 +48,33 @@ const pct = (xs: number[], p: number) => {
 };
 const median = (xs: number[]) => pct(xs, 0.5);
 
+/** CALLS round trips of one tool on a server started with `args`; ms per call. */
+async function roundTrips(
+  args: string[],
+  home: string,
+  tool: string,
+  toolArgs: Record<string, unknown>,
+): Promise<number[]> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args,
+    env: { ...Deno.env.toObject(), PFLOW_HOME: home },
+    cwd: ROOT,
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(transport);
+  await client.listTools();
+  const times: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    await client.callTool({ name: tool, arguments: toolArgs });
+    times.push(performance.now() - t0);
+  }
+  await client.close();
+  return times;
+}
+
 async function fill(home: string) {
   await Deno.mkdir(join(home, "workflows"), { recursive: true });
   const words = [
@@ -109,6 +136,13 @@ if (import.meta.main) {
   );
 
   await fill(home);
+  // Baseline for the round trips: the bare SDK server's one tool, over the same transport.
+  const baseline = await roundTrips(bareArgs, home, "echo", { text: "hi" });
+  console.log(
+    `bare SDK echo      p50 ${pct(baseline, 0.5).toFixed(2)} ms, p99 ${
+      pct(baseline, 0.99).toFixed(2)
+    } ms (same-run baseline)`,
+  );
   for (
     const [profile, tool, args] of [
       ["standard", "registry_search", { pattern: "github issues" }],
@@ -116,28 +150,13 @@ if (import.meta.main) {
       ["compact", "browse_components", { query: "github", include_workflows: true }],
     ] as const
   ) {
-    const transport = new StdioClientTransport({
-      command: Deno.execPath(),
-      args: [...pflowArgs, "--profile", profile],
-      env: { ...Deno.env.toObject(), PFLOW_HOME: home },
-      stderr: "ignore",
-    });
-    const client = new Client({ name: "bench", version: "1" });
-    await client.connect(transport);
-    await client.listTools();
-    const times: number[] = [];
-    for (let i = 0; i < CALLS; i++) {
-      const t0 = performance.now();
-      await client.callTool({ name: tool, arguments: args });
-      times.push(performance.now() - t0);
-    }
+    const times = await roundTrips([...pflowArgs, "--profile", profile], home, tool, args);
     const p50 = pct(times, 0.5);
     console.log(
-      `${tool.padEnd(18)} p50 ${p50.toFixed(2)} ms, p99 ${
-        pct(times, 0.99).toFixed(2)
-      } ms, p50/goal ${(p50 / 10).toFixed(2)} (goal p50 ≤ 10 ms)`,
+      `${tool.padEnd(18)} p50 ${p50.toFixed(2)} ms, p99 ${pct(times, 0.99).toFixed(2)} ms, ${
+        (p50 / pct(baseline, 0.5)).toFixed(1)
+      }× the bare echo; p50/goal ${(p50 / 10).toFixed(2)} (goal p50 ≤ 10 ms)`,
     );
-    await client.close();
   }
   await Deno.remove(home, { recursive: true });
 }

@@ -20,13 +20,14 @@ const BUILTINS = new Map<string, NodeImpl>(BUILTIN_NODES.map((n) => [n.interface
 const byType = (a: NodeInterface, b: NodeInterface) =>
   a.type < b.type ? -1 : a.type > b.type ? 1 : 0;
 
-/** The last registry parsed per file, keyed by its exact text. */
-const lastLoaded = new Map<string, { text: string; registry: Registry }>();
+/** The last registry parsed per file, keyed by the file's mtime, size and inode. */
+const lastLoaded = new Map<string, { key: string; registry: Registry }>();
 
 export class Registry {
   readonly file: RegistryFile;
   /** Verbatim MCP spellings (`mcp-github-create_issue`) → node type (`mcp-github-create-issue`). */
   readonly #aliases = new Map<string, string>();
+  readonly #listed = new Map<boolean, readonly NodeInterface[]>();
 
   constructor(file: RegistryFile = emptyRegistryFile()) {
     this.file = file;
@@ -37,18 +38,27 @@ export class Registry {
 
   /**
    * Reads `registry.json` under `home` (throws PflowError "parse" when it is corrupt). The file
-   * is read every time, so edits are always seen; when its text is unchanged since the last load
-   * the parsed registry is reused (a long-lived `mcp serve` would otherwise re-parse thousands of
-   * entries on every request). A Registry is never mutated, so sharing it is safe.
+   * is stat'ed every time, so edits are always seen (a sync replaces it, which changes its inode;
+   * an edit changes its mtime or size); while it is unchanged the parsed registry is reused, as a
+   * long-lived `mcp serve` would otherwise re-read and re-parse thousands of entries on every
+   * request. A Registry is never mutated, so sharing it is safe.
    */
   static async load(home: string): Promise<Registry> {
     const path = homePaths(home).registry;
+    let key: string;
+    try {
+      const st = await Deno.stat(path);
+      key = `${st.mtime?.getTime()}:${st.size}:${st.ino}`;
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return new Registry();
+      throw err;
+    }
+    const last = lastLoaded.get(path);
+    if (last?.key === key) return last.registry;
     const text = await readRegistryText(home);
     if (text === undefined) return new Registry();
-    const last = lastLoaded.get(path);
-    if (last?.text === text) return last.registry;
     const registry = new Registry(parseRegistryText(text, path));
-    lastLoaded.set(path, { text, registry });
+    lastLoaded.set(path, { key, registry });
     return registry;
   }
 
@@ -70,13 +80,21 @@ export class Registry {
     types: () => this.types(),
   });
 
-  /** Every node, built-ins first then MCP, each group sorted by type. */
-  list(opts: { includeHidden?: boolean } = {}): NodeInterface[] {
-    const core = [...BUILTINS.values()].map((n) => n.interface)
-      .filter((i) => opts.includeHidden || !i.hidden)
-      .sort(byType);
-    const mcp = Object.values(this.file.nodes).sort(byType);
-    return [...core, ...mcp];
+  /**
+   * Every node, built-ins first then MCP, each group sorted by type. Computed once per registry
+   * (it never changes); the array is shared, so callers must not modify it.
+   */
+  list(opts: { includeHidden?: boolean } = {}): readonly NodeInterface[] {
+    const hidden = opts.includeHidden === true;
+    let listed = this.#listed.get(hidden);
+    if (!listed) {
+      const core = [...BUILTINS.values()].map((n) => n.interface)
+        .filter((i) => hidden || !i.hidden)
+        .sort(byType);
+      listed = Object.freeze([...core, ...Object.values(this.file.nodes).sort(byType)]);
+      this.#listed.set(hidden, listed);
+    }
+    return listed;
   }
 
   /** All type names (for "did you mean"). */

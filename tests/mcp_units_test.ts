@@ -3,7 +3,11 @@ import assert from "node:assert/strict";
 import { parseServersConfig } from "../src/mcp/config.ts";
 import { expandServerConfig } from "../src/mcp/expand.ts";
 import { mcpNodeType, sanitizeToolName } from "../src/mcp/naming.ts";
-import { resolveMcpType } from "../src/mcp/resolve.ts";
+import { Registry } from "../src/registry/registry.ts";
+import { runWorkflow } from "../src/runtime/run.ts";
+import { WorkflowIRSchema } from "../src/core/ir.ts";
+import type { NodeInterface } from "../src/core/node_interface.ts";
+import type { McpSessions } from "../src/mcp/types.ts";
 import { toolEntries, toolEntry } from "../src/mcp/entries.ts";
 import { resultValue } from "../src/mcp/result.ts";
 import { serverEnv } from "../src/mcp/connection.ts";
@@ -72,13 +76,48 @@ Deno.test("naming: tool names are lowercased and sanitised to [a-z0-9-]", () => 
   assert.equal(mcpNodeType("github", "create_issue"), "mcp-github-create-issue");
 });
 
-Deno.test("resolve: the longest configured server name that matches wins", () => {
-  assert.deepEqual(resolveMcpType("mcp-my-files-read_file", ["my", "my-files"]), {
-    server: "my-files",
-    tool: "read_file",
+Deno.test("a step calls the server and tool its registry entry names, '-' in names and all", async () => {
+  const entry = (server: string, tool: string): NodeInterface => ({
+    type: mcpNodeType(server, tool),
+    description: tool,
+    params: {},
+    outputs: {},
+    actions: ["default", "error"],
+    category: "mcp",
+    openOutputs: true,
+    mcp: { server, tool },
   });
-  assert.equal(resolveMcpType("mcp-other-x", ["my"]), undefined);
-  assert.equal(resolveMcpType("shell", ["my"]), undefined);
+  // Server "my" has a tool "files-read_file": its type would read like server "my-files" too.
+  const nodes = [entry("my-files", "read_file"), entry("my", "files-list")];
+  const registry = new Registry({
+    version: 1,
+    nodes: Object.fromEntries(nodes.map((n) => [n.type, n])),
+    servers: {},
+  });
+  const calls: string[] = [];
+  const mcp: McpSessions = {
+    callTool: (server, tool, args) => {
+      calls.push(`${server}/${tool} ${JSON.stringify(args)}`);
+      return Promise.resolve({ isError: false, value: "ok", text: "ok", log: [] });
+    },
+    closeAll: () => Promise.resolve(),
+  };
+  const ir = WorkflowIRSchema.parse({
+    nodes: [
+      // The verbatim tool spelling resolves to the same node.
+      { id: "a", type: "mcp-my-files-read_file", params: { path: "x", timeout: 5 } },
+      { id: "b", type: "mcp-my-files-list", params: {} },
+    ],
+    edges: [{ from: "a", to: "b" }],
+  });
+  const home = await Deno.makeTempDir();
+  try {
+    const r = await runWorkflow({ ir, metadata: {} }, { home, registry, mcp, secrets: {} });
+    assert.equal(r.status, "success", JSON.stringify(r.errors));
+    assert.deepEqual(calls, ['my-files/read_file {"path":"x"}', "my/files-list {}"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
 
 Deno.test("entries: params keep type, required, default, enum, and unions as JSON Schema", () => {

@@ -33,6 +33,23 @@ export class UsageError extends PflowError {
   }
 }
 
+/**
+ * The end of every command group's switch: no subcommand or `help` prints its usage (exit 2 or
+ * 0); anything else is an unknown subcommand.
+ */
+export function usageOrUnknown(
+  io: CliIO,
+  group: string,
+  sub: string | undefined,
+  usage: string,
+): number {
+  if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
+    io.stdout(usage);
+    return sub === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  throw new UsageError(`Unknown ${group} command '${sub}'`, usage);
+}
+
 /** Prints a service result: its one text form for people, or `{success: true, …}` with --json. */
 export function printResult<T>(
   io: CliIO,

@@ -20,7 +20,14 @@ import {
   removeServer,
   syncServers,
 } from "../services/mcp.ts";
-import { type CliIO, type Command, EXIT_FAILURE, EXIT_OK, UsageError } from "./io.ts";
+import {
+  type CliIO,
+  type Command,
+  EXIT_FAILURE,
+  EXIT_OK,
+  UsageError,
+  usageOrUnknown,
+} from "./io.ts";
 
 const USAGE = `Usage:
   pflow mcp add NAME [--env K=V]… [--timeout S] -- COMMAND [ARGS…]
@@ -112,14 +119,8 @@ export const command: Command = async (args, io) => {
       out(r, formatNodeInfo(r));
       return EXIT_OK;
     }
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      io.stdout(USAGE);
-      return sub === undefined ? 2 : EXIT_OK;
     default:
-      throw new UsageError(`Unknown mcp command '${sub}'`, USAGE);
+      return usageOrUnknown(io, "mcp", sub, USAGE);
   }
 };
 

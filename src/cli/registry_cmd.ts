@@ -3,7 +3,7 @@
  * each with `--json`. Thin: parsing here, everything else in services/registry.ts and
  * services/node_runs.ts.
  */
-import { type Command, printResult, UsageError } from "./io.ts";
+import { type Command, printResult, UsageError, usageOrUnknown } from "./io.ts";
 import { parseFlags, parseKeyValueArgs } from "./_flags.ts";
 import {
   describeNodesService,
@@ -58,12 +58,7 @@ export const command: Command = async (args, io) => {
       printResult(io, f.bools.has("--json"), r, formatNodeRun);
       return r.success ? 0 : 1;
     }
-    case undefined:
-    case "--help":
-    case "help":
-      io.stdout(USAGE);
-      return sub === undefined ? 2 : 0;
     default:
-      throw new UsageError(`Unknown registry command '${sub}'`, USAGE);
+      return usageOrUnknown(io, "registry", sub, USAGE);
   }
 };

@@ -2,7 +2,7 @@
  * `pflow settings show | set-env KEY VALUE | unset-env KEY | list-env [--show-values]`, each with
  * `--json`. Values are masked unless --show-values. Thin over services/settings.ts.
  */
-import { type Command, printResult, UsageError } from "./io.ts";
+import { type Command, printResult, UsageError, usageOrUnknown } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import {
   formatEnvChange,
@@ -61,12 +61,7 @@ export const command: Command = async (args, io) => {
       const r = await listEnvService(io.home, { showValues: f.bools.has("--show-values") });
       return printResult(io, f.bools.has("--json"), r, formatEnvList);
     }
-    case undefined:
-    case "--help":
-    case "help":
-      io.stdout(USAGE);
-      return sub === undefined ? 2 : 0;
     default:
-      throw new UsageError(`Unknown settings command '${sub}'`, USAGE);
+      return usageOrUnknown(io, "settings", sub, USAGE);
   }
 };

@@ -3,7 +3,7 @@
  * [--delete-draft] | delete NAME [--draft] | history NAME`, each with `--json`. Thin: parsing
  * here, everything else in services/workflows.ts.
  */
-import { type Command, printResult, UsageError } from "./io.ts";
+import { type Command, printResult, UsageError, usageOrUnknown } from "./io.ts";
 import { parseFlags } from "./_flags.ts";
 import {
   deleteWorkflowService,
@@ -90,12 +90,7 @@ export const command: Command = async (args, io) => {
       const r = await workflowHistoryService(io.home, one(f.positional, "workflow name", usage));
       return printResult(io, f.bools.has("--json"), r, formatWorkflowHistory);
     }
-    case undefined:
-    case "--help":
-    case "help":
-      io.stdout(USAGE);
-      return sub === undefined ? 2 : 0;
     default:
-      throw new UsageError(`Unknown workflow command '${sub}'`, USAGE);
+      return usageOrUnknown(io, "workflow", sub, USAGE);
   }
 };

@@ -5,21 +5,15 @@
  * Two tools of one server that sanitise to the same node name are refused.
  */
 import { PflowError } from "../core/errors.ts";
-import type { ValueType } from "../core/ir.ts";
+import { type ValueType, ValueTypeSchema } from "../core/ir.ts";
 import type { NodeInterface, OutputSpec, ParamSpec } from "../core/node_interface.ts";
 import { mcpNodeType } from "./naming.ts";
 import type { Tool } from "./sdk_client.ts";
 
 type Schema = Record<string, unknown>;
 
-const SIMPLE: ReadonlySet<string> = new Set([
-  "string",
-  "number",
-  "integer",
-  "boolean",
-  "object",
-  "array",
-]);
+/** JSON Schema types pflow has a name for (all of its value types but `any`). */
+const SIMPLE: ReadonlySet<string> = new Set(ValueTypeSchema.options.filter((t) => t !== "any"));
 
 /** The pflow type of a JSON Schema, and whether the type alone says too little. */
 function schemaType(schema: Schema): { type: ValueType; complex: boolean } {

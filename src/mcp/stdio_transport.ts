@@ -10,6 +10,7 @@
  */
 import process from "node:process";
 import { permissionError, PflowError } from "../core/errors.ts";
+import { signalProcessGroup } from "../core/process_group.ts";
 import {
   type JSONRPCMessage,
   JSONRPCMessageSchema,
@@ -298,13 +299,13 @@ export class ProcessTransport implements Transport {
       await this.#waitExit(STDIN_GRACE_MS);
       // The leader may be gone while others in its group live on (an npx wrapper's child).
       if (!this.#hasExited || groupAlive(pgid)) {
-        signalGroup(child, "SIGTERM");
+        signalProcessGroup(child, "SIGTERM");
         const grace = this.#opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
         const deadline = Date.now() + grace;
         await this.#waitExit(grace);
         while (groupAlive(pgid) && Date.now() < deadline) await delay(20);
         if (!this.#hasExited || groupAlive(pgid)) {
-          signalGroup(child, "SIGKILL");
+          signalProcessGroup(child, "SIGKILL");
           // SIGKILL cannot be ignored; orphaned members linger only as zombies until init reaps them.
           await this.#waitExit(1000);
         }
@@ -350,21 +351,6 @@ function groupAlive(pgid: number): boolean {
     // only when the error is not "no such process".
     return (err as { code?: string }).code !== "ESRCH" &&
       !(err instanceof Deno.errors.NotCapable) && !(err instanceof Deno.errors.PermissionDenied);
-  }
-}
-
-/** Signals the whole group; under an --allow-run allowlist Deno refuses that, so the leader only. */
-function signalGroup(child: Deno.ChildProcess, signal: "SIGTERM" | "SIGKILL"): void {
-  try {
-    Deno.kill(-child.pid, signal);
-    return;
-  } catch {
-    // Refused, or the group is gone: fall back to the leader.
-  }
-  try {
-    child.kill(signal);
-  } catch {
-    // Already exited.
   }
 }
 

@@ -7,6 +7,7 @@
 import { permissionError } from "../core/errors.ts";
 import type { NodeInterface } from "../core/node_interface.ts";
 import { childEnv } from "../core/settings.ts";
+import { signalProcessGroup } from "../core/process_group.ts";
 import { readParams } from "./_params.ts";
 import { resolvePath } from "./_paths.ts";
 import { fail, type NodeContext, type NodeImpl, type NodeResult, ok } from "./types.ts";
@@ -109,8 +110,8 @@ async function runShell(raw: Record<string, unknown>, ctx: NodeContext): Promise
   const stop = (reason: "timeout" | "cancelled") => {
     if (stopReason) return;
     stopReason = reason;
-    killGroup(child, "SIGTERM");
-    graceTimer = setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS);
+    signalProcessGroup(child, "SIGTERM");
+    graceTimer = setTimeout(() => signalProcessGroup(child, "SIGKILL"), KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop("timeout"), timeout * 1000);
   const onAbort = () => stop("cancelled");
@@ -179,22 +180,6 @@ function spawnFailure(err: unknown, cwd: string): NodeResult {
   }
   const message = err instanceof Error ? err.message : String(err);
   return fail(`Could not start sh: ${message}`);
-}
-
-/** Signals the child's whole process group; under an --allow-run allowlist Deno refuses
- * `kill(-pgid)`, so signal `sh` itself, whose GROUP_GUARD trap passes SIGTERM to the group. */
-function killGroup(child: Deno.ChildProcess, signal: Deno.Signal): void {
-  try {
-    Deno.kill(-child.pid, signal);
-    return;
-  } catch {
-    // Refused or the group is already gone: try the direct child.
-  }
-  try {
-    child.kill(signal);
-  } catch {
-    // Already exited.
-  }
 }
 
 async function feed(stream: WritableStream<Uint8Array>, text: string): Promise<void> {

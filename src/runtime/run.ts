@@ -21,7 +21,6 @@ import { type Issue, validateWorkflow } from "../core/validator.ts";
 import { isRawParam, type NodeInterface } from "../core/node_interface.ts";
 import type { McpSessions } from "../mcp/types.ts";
 import { lazyMcpSessions } from "../mcp/lazy_sessions.ts";
-import { resolveMcpType } from "../mcp/resolve.ts";
 import type { NodeContext, NodeResult } from "../nodes/types.ts";
 import { Registry } from "../registry/registry.ts";
 import { type Checkpoint, emptyCheckpoint, nodeHash } from "./checkpoint.ts";
@@ -40,13 +39,8 @@ export interface NodeRun {
   error?: string;
 }
 
-export interface RunError {
-  code: string;
-  message: string;
-  node?: string;
-  param?: string;
-  line?: number;
-  suggestion?: string;
+/** A validation issue, or what went wrong while running. */
+export interface RunError extends Issue {
   /** For template errors: the variable that did not resolve. */
   variable?: string;
   available?: string[];
@@ -195,14 +189,13 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
     let degraded = false;
     let current: string | undefined = ir.start_node ?? ir.nodes[0].id;
     let last: string | undefined;
-    const serverNames = Object.keys(registry.file.servers);
 
     while (current !== undefined) {
       if (opts.signal?.aborted) {
         throw new PflowError("execution", "Interrupted", { details: { node: current } });
       }
       const node: WorkflowNode = byId.get(current)!;
-      const step = await runStep(node, shared, serverNames);
+      const step = await runStep(node, shared);
       shared[node.id] = step.result.outputs;
       last = node.id;
       nodes.push(step.run);
@@ -247,7 +240,6 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
   async function runStep(
     node: WorkflowNode,
     shared: Record<string, unknown>,
-    serverNames: string[],
   ): Promise<{
     run: NodeRun;
     result: NodeResult;
@@ -264,9 +256,10 @@ export async function runWorkflow(parsed: ParsedWorkflow, opts: RunOptions): Pro
     try {
       const iface = registry.get(node.type);
       params = resolveParams(node.params, shared, iface);
-      if (node.type.startsWith("mcp-")) {
-        const ref = iface?.mcp ?? resolveMcpType(node.type, serverNames);
-        if (ref) params = { ...params, __mcp_server__: ref.server, __mcp_tool__: ref.tool };
+      // An MCP type is in the registry (validation made sure): its entry names server and tool
+      // exactly, even when a server's name contains '-'.
+      if (iface?.mcp) {
+        params = { ...params, __mcp_server__: iface.mcp.server, __mcp_tool__: iface.mcp.tool };
       }
       const hash = nodeHash(node.type, params);
       const previous = opts.resume;

@@ -4,7 +4,6 @@
  * `run` and the MCP server's `workflow_execute` both call this.
  */
 import { basename, dirname, relative } from "node:path";
-import type { WorkflowIR } from "../core/ir.ts";
 import { PflowError } from "../core/errors.ts";
 import { type ResolvedWorkflow, resolveWorkflow } from "../library/resolve.ts";
 import { recordRun } from "../library/metadata.ts";
@@ -127,5 +126,3 @@ export function formatRunResult(r: RunResponse, home?: string): string {
   }
   return lines.join("\n");
 }
-
-export type { WorkflowIR };

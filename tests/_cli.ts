@@ -3,12 +3,33 @@
  * PFLOW_HOME and cwd. `main([...args], io)` then behaves as the real binary would.
  */
 import type { CliIO } from "../src/cli/io.ts";
+import { main } from "../src/cli/main.ts";
 
 export interface CapturedIO {
   io: CliIO;
   out(): string;
   err(): string;
 }
+
+/** Runs `fn` with a fresh temp dir (PFLOW_HOME, and the cwd where tests want one), removed after. */
+export async function withHome(fn: (home: string) => Promise<void>, prefix = "pflow-test-") {
+  const home = await Deno.makeTempDir({ prefix });
+  try {
+    await fn(home);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+/** `pflow ARGV…` in-process with captured output; the user's cwd is `cwd` (default: home). */
+export async function runCli(argv: string[], home: string, cwd: string = home) {
+  const c = captureIO(home, cwd);
+  const code = await main(argv, c.io);
+  return { code, out: c.out(), err: c.err() };
+}
+
+/** `pflow ARGV…` in-process, PFLOW_HOME and cwd both `home`. */
+export const pflowIn = (home: string, ...argv: string[]) => runCli(argv, home);
 
 export function captureIO(home: string, cwd: string = home, stdin?: string): CapturedIO {
   const out: string[] = [];

@@ -6,22 +6,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { main } from "../src/cli/main.ts";
-import { captureIO, HELLO_MD } from "./_cli.ts";
+import { captureIO, HELLO_MD, withHome } from "./_cli.ts";
 import { PFLOW_FLAGS } from "../scripts/permission_flags.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = join(ROOT, "main.ts");
 const FIXTURES = join(ROOT, "tests", "fixtures", "workflows");
-
-/** Runs `fn` with a fresh temp dir used as PFLOW_HOME and as the user's cwd. */
-async function withHome(fn: (home: string) => Promise<void>): Promise<void> {
-  const home = await Deno.makeTempDir({ prefix: "pflow-cli-" });
-  try {
-    await fn(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
 
 /** `pflow ARGS` as a subprocess, cwd `home`, PFLOW_HOME `home`, optional piped stdin. */
 async function pflow(home: string, args: string[], stdin?: string) {

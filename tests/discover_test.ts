@@ -6,16 +6,7 @@ import {
   rankCandidates,
   STRONG_CONFIDENCE,
 } from "../src/services/discover.ts";
-import { HELLO_MD } from "./_cli.ts";
-
-async function withHome(fn: (home: string) => Promise<void>) {
-  const home = await Deno.makeTempDir();
-  try {
-    await fn(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
+import { HELLO_MD, withHome } from "./_cli.ts";
 
 Deno.test("a candidate matching every keyword in its name outranks one matching its description", () => {
   const r = rankCandidates("fetch issues", [

@@ -10,21 +10,12 @@ import { parseMarkdownWorkflow } from "../src/core/markdown.ts";
 import { saveSettings } from "../src/core/settings.ts";
 import { type RunOptions, type RunResult, runWorkflow } from "../src/runtime/run.ts";
 import { runService } from "../src/services/run.ts";
+import { withHome } from "./_cli.ts";
 
 const fromIR = (ir: WorkflowIRInput): ParsedWorkflow => ({
   ir: WorkflowIRSchema.parse(ir),
   metadata: {},
 });
-
-/** Runs `fn` with a fresh temp dir (PFLOW_HOME and workspace), removed afterwards. */
-async function withHome(fn: (home: string) => Promise<void>): Promise<void> {
-  const home = await Deno.makeTempDir({ prefix: "pflow-exec-" });
-  try {
-    await fn(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
 
 const run = (parsed: ParsedWorkflow, home: string, opts: Partial<RunOptions> = {}) =>
   runWorkflow(parsed, { home, secrets: {}, cwd: home, ...opts });

@@ -1,9 +1,8 @@
 /** `pflow workflow …` in-process and as a real process, and crash safety of saves under SIGKILL. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { main } from "../src/cli/main.ts";
 import { splitFrontmatter } from "../src/core/markdown.ts";
-import { captureIO, HELLO_MD } from "./_cli.ts";
+import { HELLO_MD, runCli } from "./_cli.ts";
 import { PFLOW_FLAGS } from "../scripts/permission_flags.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -22,11 +21,7 @@ async function withDirs(fn: (home: string, cwd: string) => Promise<void>) {
   }
 }
 
-async function pflow(home: string, cwd: string, ...argv: string[]) {
-  const c = captureIO(home, cwd);
-  const code = await main(argv, c.io);
-  return { code, out: c.out(), err: c.err() };
-}
+const pflow = (home: string, cwd: string, ...argv: string[]) => runCli(argv, home, cwd);
 
 Deno.test("workflow save then list shows the saved workflow with its description", () =>
   withDirs(async (home, cwd) => {

@@ -18,21 +18,12 @@ import { recordRun, runStatistics } from "../src/library/metadata.ts";
 import { describeWorkflow } from "../src/library/describe.ts";
 import { resolveWorkflow } from "../src/library/resolve.ts";
 import { Redactor } from "../src/core/redact.ts";
-import { HELLO_MD } from "./_cli.ts";
+import { HELLO_MD, withHome } from "./_cli.ts";
 
 const lookup = new Registry().lookup;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 const hello = () => parseMarkdownWorkflow(HELLO_MD);
 const isCode = (code: string) => (e: unknown) => e instanceof PflowError && e.code === code;
-
-async function withHome(fn: (home: string) => Promise<void>) {
-  const home = await Deno.makeTempDir();
-  try {
-    await fn(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
 
 Deno.test("save keeps the author's markdown body byte for byte after the frontmatter", () =>
   withHome(async (home) => {

@@ -1,28 +1,12 @@
 /** `pflow registry …` and `pflow read-fields`, plus registry.json crash safety and corrupt-file reporting. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { main } from "../src/cli/main.ts";
 import { loadRegistryFile, saveRegistryFile } from "../src/registry/store.ts";
 import type { NodeInterface } from "../src/core/node_interface.ts";
-import { captureIO } from "./_cli.ts";
+import { pflowIn, withHome } from "./_cli.ts";
 import { runNodeService } from "../src/services/node_runs.ts";
 
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-
-async function withHome(fn: (home: string) => Promise<void>) {
-  const home = await Deno.makeTempDir();
-  try {
-    await fn(home);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
-
-async function pflow(home: string, ...argv: string[]) {
-  const c = captureIO(home);
-  const code = await main(argv, c.io);
-  return { code, out: c.out(), err: c.err() };
-}
 
 const mcpEntry = (server: string, tool: string): NodeInterface => ({
   type: `mcp-${server}-${tool}`,
@@ -57,7 +41,7 @@ Deno.test("registry list groups core nodes first, then MCP nodes by server", () 
       nodes: { "mcp-zeta-a": mcpEntry("zeta", "a"), "mcp-alpha-b": mcpEntry("alpha", "b") },
       servers: {},
     });
-    const r = await pflow(home, "registry", "list");
+    const r = await pflowIn(home, "registry", "list");
     assert.equal(r.code, 0, r.err);
     const core = r.out.indexOf("Core nodes:");
     const alpha = r.out.indexOf("MCP: alpha");
@@ -72,7 +56,7 @@ Deno.test("registry describe shows params, nested outputs and an example step", 
       nodes: { "mcp-gh-find": mcpEntry("gh", "find") },
       servers: {},
     });
-    const r = await pflow(home, "registry", "describe", "mcp-gh-find");
+    const r = await pflowIn(home, "registry", "describe", "mcp-gh-find");
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /query \(string, required\)/);
     assert.match(r.out, /\n {6}title \(string\)/);
@@ -81,21 +65,21 @@ Deno.test("registry describe shows params, nested outputs and an example step", 
 
 Deno.test("registry describe of an unknown node suggests a close one", () =>
   withHome(async (home) => {
-    const r = await pflow(home, "registry", "describe", "shel");
+    const r = await pflowIn(home, "registry", "describe", "shel");
     assert.equal(r.code, 1);
     assert.match(r.err, /Unknown node type 'shel'[\s\S]*'shell'/);
   }));
 
 Deno.test("registry search --json returns scored results", () =>
   withHome(async (home) => {
-    const r = JSON.parse((await pflow(home, "registry", "search", "shell", "--json")).out);
+    const r = JSON.parse((await pflowIn(home, "registry", "search", "shell", "--json")).out);
     assert.equal(r.results[0].type, "shell");
     assert.equal(typeof r.results[0].score, "number");
   }));
 
 Deno.test("registry run prints template paths with short values and an execution id", () =>
   withHome(async (home) => {
-    const r = await pflow(
+    const r = await pflowIn(
       home,
       "registry",
       "run",
@@ -113,9 +97,9 @@ Deno.test("registry run prints template paths with short values and an execution
 Deno.test("read-fields prints the chosen value from the cached node run", () =>
   withHome(async (home) => {
     const run = JSON.parse(
-      (await pflow(home, "registry", "run", "shell", "command=echo hi", "--json")).out,
+      (await pflowIn(home, "registry", "run", "shell", "command=echo hi", "--json")).out,
     );
-    const r = await pflow(home, "read-fields", run.execution_id, "node.stdout");
+    const r = await pflowIn(home, "read-fields", run.execution_id, "node.stdout");
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, "hi\n");
   }));
@@ -123,16 +107,16 @@ Deno.test("read-fields prints the chosen value from the cached node run", () =>
 Deno.test("read-fields of a missing path exits 1 and lists what is there", () =>
   withHome(async (home) => {
     const run = JSON.parse(
-      (await pflow(home, "registry", "run", "shell", "command=echo hi", "--json")).out,
+      (await pflowIn(home, "registry", "run", "shell", "command=echo hi", "--json")).out,
     );
-    const r = await pflow(home, "read-fields", run.execution_id, "node.nope");
+    const r = await pflowIn(home, "read-fields", run.execution_id, "node.nope");
     assert.equal(r.code, 1);
     assert.match(r.out, /not found.*stdout/);
   }));
 
 Deno.test("read-fields of an unknown id is not_found", () =>
   withHome(async (home) => {
-    const r = await pflow(home, "read-fields", "20200101-000000-deadbeef", "node.stdout");
+    const r = await pflowIn(home, "read-fields", "20200101-000000-deadbeef", "node.stdout");
     assert.equal(r.code, 1);
     assert.match(r.err, /No cached node run/);
   }));
@@ -140,7 +124,7 @@ Deno.test("read-fields of an unknown id is not_found", () =>
 Deno.test("a corrupt registry.json is reported with the backup offered, not emptied", () =>
   withHome(async (home) => {
     await Deno.writeTextFile(join(home, "registry.json"), "{ broken");
-    const r = await pflow(home, "registry", "list");
+    const r = await pflowIn(home, "registry", "list");
     assert.equal(r.code, 1);
     assert.match(r.err, /registry\.json is corrupt[\s\S]*registry\.json\.bak/);
     assert.equal(await Deno.readTextFile(join(home, "registry.json")), "{ broken");

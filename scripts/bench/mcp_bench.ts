@@ -26,17 +26,24 @@ function flag(name: string, fallback: number): number {
   return i >= 0 ? Number(Deno.args[i + 1]) : fallback;
 }
 
+/** The SDK client alone, connected to a fresh server-everything process. */
+async function connectEverything(): Promise<Client> {
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(
+    new StdioClientTransport({
+      command: "node",
+      args: [ENTRY, "stdio"],
+      env: Deno.env.toObject(),
+      stderr: "ignore",
+    }),
+  );
+  return client;
+}
+
 /** Total ms (spawn + calls), and ms per call once connected. */
 async function sdkAlone(steps: number): Promise<{ total: number; perCall: number }> {
   const t0 = performance.now();
-  const client = new Client({ name: "bench", version: "1" });
-  const transport = new StdioClientTransport({
-    command: "node",
-    args: [ENTRY, "stdio"],
-    env: Deno.env.toObject(),
-    stderr: "ignore",
-  });
-  await client.connect(transport);
+  const client = await connectEverything();
   const t1 = performance.now();
   for (let i = 0; i < steps; i++) {
     await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
@@ -68,14 +75,7 @@ async function pflowWorkflow(
 async function spawnPerCall(calls: number): Promise<number> {
   const t0 = performance.now();
   for (let i = 0; i < calls; i++) {
-    const client = new Client({ name: "bench", version: "1" });
-    const transport = new StdioClientTransport({
-      command: "node",
-      args: [ENTRY, "stdio"],
-      env: Deno.env.toObject(),
-      stderr: "ignore",
-    });
-    await client.connect(transport);
+    const client = await connectEverything();
     await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
     await client.close();
   }

@@ -26,17 +26,24 @@ s.registerTool("echo", { inputSchema: { text: z.string() } }, ({ text }) => ({ c
 await s.connect(new StdioServerTransport());
 `;
 
+/** A client connected (initialize answered) to a server started with `args`. */
+async function connect(args: string[], home: string): Promise<Client> {
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args,
+      env: { ...Deno.env.toObject(), PFLOW_HOME: home },
+      cwd: ROOT,
+      stderr: "ignore",
+    }),
+  );
+  return client;
+}
+
 async function coldStart(args: string[], home: string): Promise<number> {
   const t0 = performance.now();
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args,
-    env: { ...Deno.env.toObject(), PFLOW_HOME: home },
-    cwd: ROOT,
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(transport);
+  const client = await connect(args, home);
   const ms = performance.now() - t0;
   await client.close();
   return ms;
@@ -55,15 +62,7 @@ async function roundTrips(
   tool: string,
   toolArgs: Record<string, unknown>,
 ): Promise<number[]> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args,
-    env: { ...Deno.env.toObject(), PFLOW_HOME: home },
-    cwd: ROOT,
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(transport);
+  const client = await connect(args, home);
   await client.listTools();
   const times: number[] = [];
   for (let i = 0; i < CALLS; i++) {
